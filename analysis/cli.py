@@ -1,0 +1,131 @@
+"""The ``istaka`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from .replay import GameResult
+
+SEAT_WIDTH = 7
+
+
+class UsageError(Exception):
+    """Bad arguments or an unreadable file: exit 2."""
+
+
+def _fmt_scores(xs: Sequence[int]) -> str:
+    return " ".join(f"{x:>{SEAT_WIDTH}}" for x in xs)
+
+
+def _print_game(g: GameResult, out: Any) -> None:
+    flag = "valid" if g.valid else "INVALID"
+    if g.valid and not g.agrees:
+        flag = "valid, DISAGREES with the log"
+    print(f"game {g.game} ({g.variant}) {g.file}: {flag}", file=out)
+    if g.error:
+        print(f"  line {g.error['line']}: {g.error['message']}", file=out)
+        return
+    print(f"  {'':14}" + " ".join(f"{p[:SEAT_WIDTH]:>{SEAT_WIDTH}}" for p in g.players), file=out)
+    for h in g.hands:
+        kinds = "+".join(h.finish_kinds)
+        label = h.result + (f" by {h.finisher}" if h.finisher is not None else "") + (f" ({kinds})" if kinds else "")
+        print(f"  hand {h.hand:<3} {'':4}  {_fmt_scores(h.scores)}   {label}", file=out)
+        for p in h.penalties:
+            print(f"      penalty seat {p.seat}: {p.points:+d} [{p.rule}] line {p.line}", file=out)
+        if h.error:
+            print(f"      first illegal move, line {h.error['line']}: {h.error['message']} [{h.error['rule']}]", file=out)
+        for m in h.mismatches:
+            print(f"      differs from the log: {json.dumps(m, ensure_ascii=False)}", file=out)
+    print(f"  {'totals':14}{_fmt_scores(g.totals)}", file=out)
+    if g.match_points is not None:
+        print(f"  {'match points':14}{_fmt_scores(g.match_points)}", file=out)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .log import read_file
+    from .replay import replay_game
+
+    games: list[GameResult] = []
+    errors = []
+    for path in args.files:
+        try:
+            rr = read_file(path)
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+        errors.extend(rr.errors)
+        for g in rr.games:
+            if args.game and g.id != args.game:
+                continue
+            games.append(replay_game(g, keep_steps=False))
+    if args.game:
+        errors = [e for e in errors if e.game == args.game]
+        if not games and not errors:
+            raise UsageError(f"no game {args.game!r} in {', '.join(args.files)}")
+    if args.json:
+        json.dump({"games": [g.to_dict() for g in games], "errors": [e.to_dict() for e in errors]},
+                  sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        for g in games:
+            _print_game(g, sys.stdout)
+        for e in errors:
+            print(f"unreadable: {e}", file=sys.stdout)
+        ok = sum(1 for g in games if g.valid and g.agrees)
+        print(f"{len(games)} games replayed: {ok} clean, {len(games) - ok} invalid or disagreeing, "
+              f"{len(errors)} unreadable")
+    bad = errors or any(not g.valid or not g.agrees for g in games)
+    return 1 if bad else 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"replay": cmd_replay}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="istaka", description="Istaka: the analysis board for 101 Okey.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    r = sub.add_parser("replay", help="replay game logs with the rules engine and report scores")
+    r.add_argument("files", nargs="+", metavar="FILE", help=".jsonl or .jsonl.gz game logs")
+    r.add_argument("--game", help="only this game id")
+    r.add_argument("--json", action="store_true", help="machine-readable output (see README)")
+    _extend(sub)
+    return p
+
+
+def _extend(sub: Any) -> None:
+    """Commands of the other modules (solver, simulator, store, review) register here."""
+    import importlib
+
+    for name in ("analysis.solve_cli", "analysis.simulate_cli", "analysis.store_cli", "analysis.review_cli"):
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        for cmd, fn in mod.register(sub).items():
+            COMMANDS[cmd] = fn
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as e:
+        print(f"istaka {args.command}: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Rule presets and options (RULES.md "Presets").
+
+Glossary of the Turkish terms used across Istaka:
+
+- **per**: a meld, either a **seri** (run, one colour, consecutive) or a **grup** (group, one
+  number, different colours).
+- **çift**: a pair of identical tiles; opening with pairs is *çiftten açmak*.
+- **işlemek**: laying off tiles onto a meld on the table; an *işler taş* is a tile that could be.
+- **gösterge**: the indicator tile turned up before the deal; showing its twin is also *gösterge*.
+- **okey**: the wild tile (indicator + 1); **sahte okey**: the false okey ``J``, never wild.
+- **elden** (kafa): finishing in the turn one first opens while nobody else has opened.
+- **katlamalı**: escalating thresholds; **cezalı**: in-game penalties; **eşli**: partners.
+- **siler**: a big opening that strikes 101 off the opener's score.
+
+A :class:`Rules` value fixes every option; a log's ``rules`` object overrides single options on
+top of its ``variant`` preset (:func:`resolve`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+
+class RulesError(ValueError):
+    """An unknown preset, an unknown option, or a value an option cannot take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    variant: str = "101"
+    deal: int = 21  # D1: tiles dealt to each player; the starter gets one more
+    open_points: int = 101  # O1
+    katlamali: bool = True  # O2: points openings escalate
+    open_pairs: int = 5  # O3
+    pairs_escalating: bool = True  # O3: pairs openings escalate (only while katlamali)
+    gosterge: bool = True  # O7: the indicator twin can be shown
+    layoff_opening_turn: bool = True  # L6
+    run_end_cap: bool = True  # L3: at most two tiles per run end per turn
+    declare_pairs: bool = False  # O10
+    open_below_finishing: str = "no"  # O9: "no", "elden" (only while nobody opened) or "yes"
+    siler: bool = True  # O8
+    siler_points: int = 150
+    siler_pairs: int = 7
+    cezali: bool = True  # X1
+    penalty_unit: int = 101  # X1
+    x5: bool = True  # X5: a discard that lets the next player open
+    x5_factor: int = 10  # X5: 10 x the tile's value (some tables 20)
+    x6: bool = True  # X6 / S3: your okey taken from the table
+    x7: bool = False  # X7: several lay-offs taken back
+    pairs_discard_takeable: bool = True  # P4: a pairs opener's discards may be taken
+    unopened_penalty: int = 202  # E5
+    okey_in_rack: int = 101  # E5
+    finisher_bonus: int = 101  # E5: written as minus this
+    multipliers: str = "E6"  # E6 or E7
+    void_all_pairs: bool = True  # E3
+    hands: int = 11  # G1
+    match_points: bool = False  # G3
+    esli: bool = False  # G4, O11, E8
+
+    @property
+    def dealt_starter(self) -> int:
+        return self.deal + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+PRESETS: dict[str, Rules] = {
+    "101": Rules(),
+    "101-classic": Rules(
+        variant="101-classic",
+        katlamali=False,
+        pairs_escalating=False,
+        gosterge=False,
+        layoff_opening_turn=False,
+        run_end_cap=False,
+        declare_pairs=True,
+        open_below_finishing="elden",
+        siler=False,
+        x5=False,
+        x6=False,
+        x7=True,
+        pairs_discard_takeable=False,
+        match_points=True,
+    ),
+    "51": Rules(
+        variant="51",
+        deal=14,
+        open_points=51,
+        open_pairs=4,
+        pairs_escalating=False,
+        gosterge=False,
+        layoff_opening_turn=False,
+        run_end_cap=False,
+        open_below_finishing="yes",
+        siler=False,
+        penalty_unit=51,
+        x5=False,
+        x6=False,
+        unopened_penalty=102,
+        okey_in_rack=51,
+        finisher_bonus=51,
+        multipliers="E7",
+        void_all_pairs=False,
+    ),
+}
+
+# Other names tables and tools use for the same options.
+ALIASES: dict[str, str] = {
+    "escalating": "katlamali",
+    "katlamalı": "katlamali",
+    "penalties": "cezali",
+    "cezalı": "cezali",
+    "partners": "esli",
+    "eşli": "esli",
+    "teams": "esli",
+    "unopened": "unopened_penalty",
+    "unopened_points": "unopened_penalty",
+    "hand_count": "hands",
+    "hands_per_game": "hands",
+    "indicator_twin": "gosterge",
+    "gösterge": "gosterge",
+    "threshold": "open_points",
+    "opening_threshold": "open_points",
+    "pairs_to_open": "open_pairs",
+    "layoff_in_opening_turn": "layoff_opening_turn",
+    "run_end_limit": "run_end_cap",
+    "declare": "declare_pairs",
+    "okey_penalty": "okey_in_rack",
+    "x5_multiplier": "x5_factor",
+}
+
+_O9_VALUES = ("no", "elden", "yes")
+
+
+def preset(name: str) -> Rules:
+    try:
+        return PRESETS[str(name)]
+    except KeyError:
+        raise RulesError(f"unknown variant {name!r}; presets are {', '.join(PRESETS)}") from None
+
+
+def resolve(variant: str = "101", overrides: Mapping[str, Any] | None = None) -> Rules:
+    """The preset ``variant`` with ``overrides`` applied; unknown names are an error."""
+    base = preset(variant)
+    if not overrides:
+        return base
+    if not isinstance(overrides, Mapping):
+        raise RulesError(f"rules must be an object of option overrides, got {type(overrides).__name__}")
+    types = {f.name: f.type for f in fields(Rules)}
+    changes: dict[str, Any] = {}
+    for key, value in overrides.items():
+        name = ALIASES.get(key, key)
+        if name == "variant" or name not in types:
+            raise RulesError(f"unknown rule option {key!r}; options are {', '.join(n for n in types if n != 'variant')}")
+        if name == "deal" and isinstance(value, list):
+            if len(value) != 2 or value[1] != value[0] + 1:
+                raise RulesError(f"option 'deal' as a list is [others, starter] with starter = others + 1, got {value!r} [D1]")
+            value = value[0]
+        if name == "finisher_bonus" and isinstance(value, int) and not isinstance(value, bool):
+            value = abs(value)
+        changes[name] = _check(name, types[name], value)
+    return replace(base, **changes)
+
+
+def _check(name: str, typ: Any, value: Any) -> Any:
+    if typ in (bool, "bool"):
+        if not isinstance(value, bool):
+            raise RulesError(f"rule option {name!r} takes true or false, got {value!r}")
+        return value
+    if typ in (int, "int"):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"rule option {name!r} takes a whole number >= 0, got {value!r}")
+        if name == "hands" and value < 1:
+            raise RulesError(f"rule option 'hands' must be at least 1, got {value!r} [G1]")
+        return value
+    if name == "open_below_finishing":
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        if value not in _O9_VALUES:
+            raise RulesError(f"rule option {name!r} takes one of {_O9_VALUES}, got {value!r} [O9]")
+        return value
+    if name == "multipliers":
+        if value not in ("E6", "E7"):
+            raise RulesError(f"rule option 'multipliers' takes 'E6' or 'E7', got {value!r}")
+        return value
+    raise RulesError(f"rule option {name!r} cannot be set")
