@@ -63,7 +63,7 @@ class Penalty:
         return {"seat": self.seat, "points": self.points, "rule": self.rule}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandState:
     rules: Rules
     hand: int
@@ -200,7 +200,10 @@ def apply(state: HandState, event: Mapping[str, Any]) -> HandState:
     if state.phase == "over" and kind not in ("penalty", "end"):
         raise IllegalMove(f"the hand is over ({state.result}); no {kind} after it", "E1")
     new = handler(state, event)
-    return replace(new, last_event=event)
+    if new is state:
+        return _evolve(state, last_event=event)
+    new.__dict__["last_event"] = event  # new is ours alone until returned
+    return new
 
 
 def _seat(state: HandState, event: Mapping[str, Any], *, own_turn: bool = True) -> int:
@@ -229,13 +232,22 @@ def _remove(rack: tuple[Tile, ...], ts: Iterable[Tile], seat: int) -> tuple[Tile
     return tuple(out)
 
 
+def _evolve(state: HandState, **changes: Any) -> HandState:
+    """A copy of ``state`` with ``changes``: dataclasses.replace, minus its per-field cost."""
+    new = object.__new__(HandState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new
+
+
 def _set(seq: tuple, i: int, v: Any) -> tuple:
     return seq[:i] + (v,) + seq[i + 1:]
 
 
 def _start_placing(state: HandState) -> HandState:
     """Remember the state before this turn's first placing, for a takeback (O6)."""
-    return state if state.turn_base is not None else replace(state, turn_base=state)
+    return state if state.turn_base is not None else _evolve(state, turn_base=state)
 
 
 def _draw(state: HandState, ev: Mapping[str, Any]) -> HandState:
@@ -256,7 +268,7 @@ def _draw(state: HandState, ev: Mapping[str, Any]) -> HandState:
         full = full_set()
         if state.tiles_in_play()[t] >= full[t]:
             raise IllegalMove(f"seat {seat} drew {t}, but every copy of {t} is already in play", "T1")
-    return replace(state, racks=_set(state.racks, seat, state.racks[seat] + (t,)), deck=deck,
+    return _evolve(state, racks=_set(state.racks, seat, state.racks[seat] + (t,)), deck=deck,
                    deck_count=state.deck_count - 1, phase="play", takeable=None,
                    started=_set(state.started, seat, True))
 
@@ -279,7 +291,7 @@ def _take(state: HandState, ev: Mapping[str, Any]) -> HandState:
     op = state.opened[prev]
     if op is not None and op.kind == "pairs" and not state.rules.pairs_discard_takeable:
         raise IllegalMove(f"seat {prev} opened with pairs: his discards cannot be taken", "P4")
-    return replace(state, racks=_set(state.racks, seat, state.racks[seat] + (t,)),
+    return _evolve(state, racks=_set(state.racks, seat, state.racks[seat] + (t,)),
                    discards=_set(state.discards, prev, state.discards[prev][:-1]), phase="play",
                    took=t, took_unopened=state.opened[seat] is None, takeable=None,
                    started=_set(state.started, seat, True))
@@ -297,7 +309,7 @@ def _return(state: HandState, ev: Mapping[str, Any]) -> HandState:
         raise IllegalMove(f"seat {seat} must take back what he placed before returning {t}", "P2")
     prev = (seat - 1) % 4
     rack = _remove(state.racks[seat], [t], seat)
-    return replace(state, racks=_set(state.racks, seat, rack),
+    return _evolve(state, racks=_set(state.racks, seat, rack),
                    discards=_set(state.discards, prev, state.discards[prev] + (t,)),
                    phase="draw", took=None, took_unopened=False, returned=True, takeable=prev,
                    turn_base=None)
@@ -316,7 +328,7 @@ def _show(state: HandState, ev: Mapping[str, Any]) -> HandState:
         raise IllegalMove(f"seat {seat} has already shown the indicator twin", "O7")
     if t not in state.racks[seat]:
         raise IllegalMove(f"seat {seat} does not hold {t}", "O7")
-    return replace(state, shown=_set(state.shown, seat, True))
+    return _evolve(state, shown=_set(state.shown, seat, True))
 
 
 def _declare(state: HandState, ev: Mapping[str, Any]) -> HandState:
@@ -325,7 +337,7 @@ def _declare(state: HandState, ev: Mapping[str, Any]) -> HandState:
         raise IllegalMove(f"only pairs can be declared, got {ev.get('what')!r}", "O10")
     if state.opened[seat] is not None:
         raise IllegalMove(f"seat {seat} has already opened", "O10")
-    return replace(state, declared=_set(state.declared, seat, True))
+    return _evolve(state, declared=_set(state.declared, seat, True))
 
 
 def _parse_group(state: HandState, seat: int, raw: Any, pairs: bool) -> list[Placed]:
@@ -398,7 +410,7 @@ def _place(state: HandState, ev: Mapping[str, Any], opening: bool) -> HandState:
         new_open = Opening(kind, (cur.value if cur and state.opened_this_turn else 0) + total)
     else:
         new_open = cur
-    s = replace(s, racks=_set(s.racks, seat, rack), table=s.table + tuple(placed),
+    s = _evolve(s, racks=_set(s.racks, seat, rack), table=s.table + tuple(placed),
                 opened=_set(s.opened, seat, new_open),
                 opened_this_turn=s.opened_this_turn or opening)
     if pairs and (opening or s.opened_this_turn):
@@ -412,7 +424,7 @@ def _maybe_void(s: HandState, seat: int) -> HandState:
     if not s.rules.void_all_pairs or op is None or op.value < s.pairs_threshold(seat):
         return s
     if all(o is not None and o.kind == "pairs" for o in s.opened):
-        return replace(s, phase="over", result="void", scores=(0, 0, 0, 0))
+        return _evolve(s, phase="over", result="void", scores=(0, 0, 0, 0))
     return s
 
 
@@ -490,7 +502,7 @@ def _layoff(state: HandState, ev: Mapping[str, Any]) -> HandState:
     op = s.opened[seat]
     if s.opened_this_turn and op is not None:
         op = Opening(op.kind, op.value + M.value(ts))  # O1: same-turn lay-offs count
-    return replace(s, racks=_set(s.racks, seat, rack),
+    return _evolve(s, racks=_set(s.racks, seat, rack),
                    table=_set(s.table, m.index, replace(m, tiles=new_tiles, placers=placers)),
                    opened=_set(s.opened, seat, op), end_counts=tuple(counts.items()),
                    layoffs_this_turn=s.layoffs_this_turn + len(ts))
@@ -561,7 +573,7 @@ def _swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
         for _, who in freed:
             if who != seat:
                 pens += (Penalty(who, s.rules.penalty_unit, "X6"),)
-    return replace(s, racks=_set(s.racks, seat, rack),
+    return _evolve(s, racks=_set(s.racks, seat, rack),
                    table=_set(s.table, m.index, replace(m, tiles=tuple(tiles), placers=tuple(placers))),
                    penalties=pens)
 
@@ -579,7 +591,7 @@ def _takeback(state: HandState, ev: Mapping[str, Any]) -> HandState:
         elif r.x7 and state.layoffs_this_turn >= 2:
             pens += (Penalty(seat, r.penalty_unit, "X7"),)
     table = base.table + (None,) * (len(state.table) - len(base.table))
-    return replace(base, table=table, penalties=pens, turn_base=None, last_event=None)
+    return _evolve(base, table=table, penalties=pens, turn_base=None, last_event=None)
 
 
 def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
@@ -617,7 +629,7 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
             pens += (Penalty(seat, r.penalty_unit, "X3"),)
         elif state.fits_table(t) is not None:
             pens += (Penalty(seat, r.penalty_unit, "X4"),)
-    s = replace(state, racks=_set(state.racks, seat, rack),
+    s = _evolve(state, racks=_set(state.racks, seat, rack),
                 discards=_set(state.discards, seat, state.discards[seat] + (t,)), penalties=pens,
                 started=_set(state.started, seat, True), took=None, took_unopened=False,
                 returned=False, turn_base=None, opened_this_turn=False, end_counts=(),
@@ -631,11 +643,11 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
         if op is not None and op.kind == "pairs":
             kinds.append("pairs")
         info = FinishInfo(result="finish", finisher=seat, kinds=tuple(kinds), others_open=others_open)
-        return replace(s, phase="over", result="finish", finisher=seat, finish_kinds=tuple(kinds),
+        return _evolve(s, phase="over", result="finish", finisher=seat, finish_kinds=tuple(kinds),
                        scores=score_hand(r, info, s.racks, s.opened, state.okey), takeable=None)
     if state.deck_count == 0:
         info = FinishInfo(result="exhausted", finisher=None, kinds=(), others_open=True)
-        return replace(s, phase="over", result="exhausted",
+        return _evolve(s, phase="over", result="exhausted",
                        scores=score_hand(r, info, s.racks, s.opened, state.okey), takeable=None)
     return s
 

@@ -35,6 +35,9 @@ class Tile:
     def parse(cls, text: str) -> "Tile":
         if not isinstance(text, str):
             raise NotationError(f"tile must be a string, got {text!r} [T1]")
+        hit = _PARSED.get(text)
+        if hit is not None:
+            return hit
         s = text.strip().upper()
         if s == JOKER:
             return FALSE_OKEY
@@ -60,6 +63,7 @@ class Tile:
 FALSE_OKEY = Tile(JOKER, 0)
 _TILES = {(c, n): Tile(c, n) for c in COLOURS for n in range(1, 14)}
 FACES: tuple[Tile, ...] = tuple(_TILES[(c, n)] for c in COLOURS for n in range(1, 14))
+_PARSED: dict[object, Tile] = {str(t): t for t in FACES} | {JOKER: FALSE_OKEY}
 
 
 def tile(text: str) -> Tile:
