@@ -123,6 +123,12 @@ def validate_event(ev: Any) -> dict[str, Any]:
         for f in ("started", "site"):
             if f in ev and not isinstance(ev[f], str):
                 raise LogFormatError(f"field {f!r} must be a string, got {ev[f]!r}", f)
+        from .rules import PRESETS, RulesError, resolve
+
+        try:
+            resolve(ev["variant"], ev.get("rules"))
+        except RulesError as e:
+            raise LogFormatError(str(e), "variant" if ev["variant"] not in PRESETS else "rules") from None
         return ev
     _need(ev, "hand", lambda x: _is_int(x) and x >= 1, "a hand number >= 1")
     if kind in SEATED:

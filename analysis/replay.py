@@ -226,6 +226,8 @@ def _close(hand: HandResult, state: HandState | None) -> None:
     if hand.error is not None:
         hand.result = "invalid"
         return
+    if hand.result == "void":
+        hand.penalties = []  # E3: nobody is scored
     rec = hand.recorded_end
     if rec is not None:
         if rec["reason"] != hand.result:

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets up Istaka on a fresh machine and opens the dashboard on the embedded DuckDB.
+#   ./setup.sh            install, build data/istaka.duckdb from data/sample/, open the dashboard
+#   ./setup.sh --no-run   install only (CI)
+set -euo pipefail
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+# the real-browser test drives Debian's Chromium with Playwright (no browser download)
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if [ "${1:-}" != "--no-run" ]; then
+  exec .venv/bin/streamlit run dashboard/app.py --server.headless true --server.address 127.0.0.1
+fi
