@@ -54,7 +54,7 @@ class ReadError:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         what = f" game {self.game}" if self.game else ""
-        fld = f" field {self.field!r}:" if self.field else ""
+        fld = f" [{self.field}]" if self.field and f"{self.field!r}" not in self.message else ""
         rule = f" [{self.rule}]" if self.rule else ""
         return f"{where}{what}:{fld} {self.message}{rule}"
 
