@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .replay import GameResult
 
@@ -69,10 +70,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
                   sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        for g in games:
-            _print_game(g, sys.stdout)
-        for e in errors:
-            print(f"unreadable: {e}", file=sys.stdout)
+        for res in games:
+            _print_game(res, sys.stdout)
+        for err in errors:
+            print(f"unreadable: {err}", file=sys.stdout)
         ok = sum(1 for g in games if g.valid and g.agrees)
         print(f"{len(games)} games replayed: {ok} clean, {len(games) - ok} invalid or disagreeing, "
               f"{len(errors)} unreadable")

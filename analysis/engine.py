@@ -8,8 +8,9 @@ rule it breaks; the state it was applied to is untouched.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from . import melds as M
 from .rules import Rules
@@ -84,7 +85,7 @@ class HandState:
     took: Tile | None = None
     took_unopened: bool = False
     returned: bool = False
-    turn_base: "HandState | None" = None  # the state before the first placing this turn
+    turn_base: HandState | None = None  # the state before the first placing this turn
     opened_this_turn: bool = False
     end_counts: tuple[tuple[tuple[int, str], int], ...] = ()
     layoffs_this_turn: int = 0
@@ -406,10 +407,9 @@ def _place(state: HandState, ev: Mapping[str, Any], opening: bool) -> HandState:
     if not rack:
         raise IllegalMove(f"seat {seat} must keep a tile to discard", "P5")
     s = _start_placing(state)
+    new_open: Opening | None = cur
     if opening or state.opened_this_turn:
         new_open = Opening(kind, (cur.value if cur and state.opened_this_turn else 0) + total)
-    else:
-        new_open = cur
     s = _evolve(s, racks=_set(s.racks, seat, rack), table=s.table + tuple(placed),
                 opened=_set(s.opened, seat, new_open),
                 opened_this_turn=s.opened_this_turn or opening)
@@ -703,5 +703,14 @@ def check_conservation(state: HandState) -> None:
                 raise AssertionError(f"tile conservation broken: {t} x{n}")
 
 
-__all__ = ["HandState", "TableMeld", "Opening", "Penalty", "IllegalMove", "new_hand", "apply",
-           "check_conservation", "FALSE_OKEY"]
+__all__ = [
+    "FALSE_OKEY",
+    "HandState",
+    "IllegalMove",
+    "Opening",
+    "Penalty",
+    "TableMeld",
+    "apply",
+    "check_conservation",
+    "new_hand",
+]

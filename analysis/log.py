@@ -10,9 +10,10 @@ from __future__ import annotations
 import gzip
 import io
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, TextIO
 
 EVENT_TYPES = ("game", "hand", "show", "declare", "draw", "take", "return", "open", "meld",
                "layoff", "swap", "takeback", "discard", "penalty", "end")
@@ -231,6 +232,7 @@ def read_lines(lines: Iterable[str], file: str = "<input>") -> ReadResult:
             else:
                 fail(g, err)
             continue
+        assert isinstance(gid, str)  # validate_event checked it
         if is_header:
             g = GameLog(gid, file, n, ev)
             games.append(g)

@@ -18,8 +18,9 @@ top of its ``variant`` preset (:func:`resolve`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 
 class RulesError(ValueError):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from .rules import Rules
 from .tiles import Tile, tile_value
@@ -20,7 +21,7 @@ class FinishInfo:
     others_open: bool  # did anybody but the finisher open (E7 (1))
 
 
-def rack_points(rules: Rules, rack: Sequence[Tile], opening: "Opening", okey: Tile) -> tuple[int, int]:
+def rack_points(rules: Rules, rack: Sequence[Tile], opening: Opening, okey: Tile) -> tuple[int, int]:
     """E5 for an opened player: (tile sum, doubled for a pairs opener; okeys held)."""
     total = sum(tile_value(t, okey) for t in rack)
     if opening.kind == "pairs":
@@ -40,7 +41,7 @@ def multiplier(rules: Rules, info: FinishInfo) -> tuple[int, int]:
 
 
 def score_hand(rules: Rules, info: FinishInfo, racks: Sequence[Sequence[Tile]],
-               opened: Sequence["Opening | None"], okey: Tile) -> tuple[int, ...]:
+               opened: Sequence[Opening | None], okey: Tile) -> tuple[int, ...]:
     """Hand-end scores per seat, in-game penalties excluded (E4-E8)."""
     scores = [0, 0, 0, 0]
     if info.result == "exhausted":

@@ -8,8 +8,8 @@ okey ``J``. Inside melds and pairs a wild tile says what it stands for: ``R6>K9`
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 COLOURS = "RYBK"  # kırmızı, sarı, mavi, siyah
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "K": "black"}
@@ -32,7 +32,7 @@ class Tile:
         return self.colour == JOKER
 
     @classmethod
-    def parse(cls, text: str) -> "Tile":
+    def parse(cls, text: str) -> Tile:
         if not isinstance(text, str):
             raise NotationError(f"tile must be a string, got {text!r} [T1]")
         hit = _PARSED.get(text)
@@ -63,7 +63,7 @@ class Tile:
 FALSE_OKEY = Tile(JOKER, 0)
 _TILES = {(c, n): Tile(c, n) for c in COLOURS for n in range(1, 14)}
 FACES: tuple[Tile, ...] = tuple(_TILES[(c, n)] for c in COLOURS for n in range(1, 14))
-_PARSED: dict[object, Tile] = {str(t): t for t in FACES} | {JOKER: FALSE_OKEY}
+_PARSED: dict[str, Tile] = {str(t): t for t in FACES} | {JOKER: FALSE_OKEY}
 
 
 def tile(text: str) -> Tile:
