@@ -203,6 +203,7 @@ class Hand:
         self.racks = [Counter(want[s]) for s in range(4)]
         self.deck = front + rest
         self.pile: list[str] = []
+        self.last_drawn = ""
         self.table: Counter[str] = Counter()
         self.turn_placed: dict[int, list[str]] = {s: [] for s in range(4)}
         ev: dict[str, Any] = {"type": "hand", "game": game.gid, "hand": n, "starter": starter,
@@ -257,6 +258,7 @@ class Hand:
             self.racks[seat][tile] += 1
             self.conserve()
         assert tile is not None
+        self.last_drawn = tile
         return self.ev("draw", seat, tile=tile)
 
     def take(self, seat: int, tile: str | None = None, check: bool = True) -> int:
@@ -352,12 +354,7 @@ class Hand:
         """Each seat in turn draws the deck's top tile and discards it."""
         for s in seats:
             self.draw(s)
-            self.discard(s, self.pile_top_of(s))
-
-    def pile_top_of(self, seat: int) -> str:
-        # the tile just drawn by ``seat`` is the one ``draw`` put last into his rack
-        last = self.g.f.lines[-1]
-        return json.loads(last)["tile"]
+            self.discard(s, self.last_drawn)
 
     # -- expectation -----------------------------------------------------------------------
     def expect(self, result: str, finisher: int | None = None, kinds: Iterable[str] = (),
