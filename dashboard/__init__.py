@@ -1,0 +1,1 @@
+"""The Streamlit dashboard (run ``streamlit run dashboard/app.py``)."""

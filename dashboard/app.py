@@ -1,0 +1,42 @@
+"""The dashboard's entrypoint: ``streamlit run dashboard/app.py`` from the repository root.
+
+Shared state is set up here (language, page styles), then ``st.navigation`` runs the page.
+Pages read through :mod:`dashboard.data`, call ``analysis/`` and draw; they hold no SQL and
+no rules.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dashboard/ on the path
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from dashboard import data  # noqa: E402
+from dashboard.i18n import LANGS, t  # noqa: E402
+from dashboard.tiles_view import CSS  # noqa: E402
+
+st.set_page_config(page_title="Istaka", page_icon="🀄", layout="wide")
+
+with st.sidebar:  # the language is kept in the URL (?lang=en), so a shared link keeps it
+    st.segmented_control(t("language", data.lang()), LANGS, key="lang", default="tr", required=True,
+                         bind="query-params", format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])
+lang = data.lang()
+st.markdown(CSS, unsafe_allow_html=True)
+
+PAGES = ROOT / "dashboard" / "pages"
+pages = [
+    st.Page(PAGES / "games.py", title=t("page_games", lang), icon="🗂️", url_path="games", default=True),
+    st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon="▶️", url_path="replay"),
+    st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon="🧪", url_path="lab"),
+    st.Page(PAGES / "players.py", title=t("page_players", lang), icon="📈", url_path="players"),
+]
+data.PAGE_REF.update({p.url_path: p for p in pages})
+nav = st.navigation(pages)
+with st.sidebar:
+    st.caption(t("db_caption", lang, path=data.db_file()))
+nav.run()

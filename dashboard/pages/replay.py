@@ -1,0 +1,184 @@
+"""Replay: step through a hand like on a real table, with the solver's suggestion per turn.
+
+The game, hand and step live in the URL (``?game=…&hand=…&step=…``) through widgets bound to
+query parameters; buttons change the step in ``on_click`` callbacks (with keyboard shortcuts),
+so the view never lags a click behind.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import data, suggest
+from dashboard.i18n import t
+from dashboard.replay_view import (compare, describe, finish_explanation, played, running_totals,
+                                   score_rows, suggestion_html)
+from dashboard.tiles_view import esc, table_html
+
+lang = data.lang()
+st.title(t("replay_title", lang))
+
+games = data.games()
+ids = [str(x) for x in games["game"]] if len(games) else []
+if not ids:
+    st.info(t("no_games", lang))
+    st.stop()
+
+
+def _reset_hand() -> None:
+    st.session_state.hand = 1
+    st.session_state.step = 0
+
+
+def _reset_step() -> None:
+    st.session_state.step = 0
+
+
+top = st.columns([3, 1, 1])
+game = top[0].selectbox(t("pick_game", lang), ids, key="game", bind="query-params", on_change=_reset_hand)
+rp = data.replay(str(game))
+if rp is None or rp.result.error is not None or not rp.result.hands:
+    msg = rp.result.error.get("message") if rp and rp.result.error else str(game)
+    st.error(t("no_replay", lang, msg=msg))
+    st.stop()
+players = rp.players
+hands = rp.hand_numbers()
+if st.session_state.get("hand") not in hands:
+    st.session_state.hand = hands[0]
+hand_no = top[1].selectbox(t("hand", lang), hands, key="hand", bind="query-params", on_change=_reset_step)
+hr = rp.hand(int(hand_no))
+assert hr is not None
+steps = hr.steps
+n = len(steps)
+if n == 0:
+    st.error(t("hand_invalid", lang, line=hr.error and hr.error.get("line"), msg=hr.error and hr.error.get("message"),
+               rule=hr.error and hr.error.get("rule")))
+    st.stop()
+seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="turn_seat",
+                                  format_func=lambda s: f"{s}: {players[s]}")
+
+last = n - 1
+# "step" is left unset until something moves it, so that a ?step= in the URL is honoured
+if "step" in st.session_state:
+    step_now = st.session_state.step
+    if not isinstance(step_now, int) or not 0 <= step_now <= last:
+        st.session_state.step = max(0, min(last, step_now if isinstance(step_now, int) else 0))
+
+
+def _cur() -> int:
+    return int(st.session_state.get("step", 0))
+
+
+if st.session_state.pop("_advance", False) and _cur() < last:
+    st.session_state.step = _cur() + 1  # autoplay's next frame (set after the slider ran last time)
+
+turn_starts = [tn.start for tn in rp.turns(int(hand_no)) if tn.seat == seat_for_turns]
+
+
+def _go(i: int) -> None:
+    st.session_state.step = max(0, min(last, i))
+
+
+def _prev_turn() -> None:
+    cur = _cur()
+    _go(max((s for s in turn_starts if s < cur), default=cur))
+
+
+def _next_turn() -> None:
+    cur = _cur()
+    _go(min((s for s in turn_starts if s > cur), default=cur))
+
+
+nav = st.columns([1, 1, 1, 1, 1.3, 1.3, 1.6])
+nav[0].button(t("first", lang), key="b_first", on_click=_go, args=(0,), shortcut="Home")
+nav[1].button(t("prev", lang), key="b_prev", on_click=lambda: _go(_cur() - 1), shortcut="Left")
+nav[2].button(t("next", lang), key="b_next", on_click=lambda: _go(_cur() + 1), shortcut="Right")
+nav[3].button(t("last", lang), key="b_last", on_click=_go, args=(last,), shortcut="End")
+nav[4].button(t("prev_turn", lang), key="b_pturn", on_click=_prev_turn, shortcut="PageUp")
+nav[5].button(t("next_turn", lang), key="b_nturn", on_click=_next_turn, shortcut="PageDown")
+autoplay = nav[6].toggle(t("autoplay", lang), key="autoplay")
+step = st.slider(t("step", lang), 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
+step = min(step, last)
+st.caption(t("keys_help", lang))
+
+cur_step = steps[step]
+state = cur_step.state
+label = t("step_label", lang, i=step, n=last)
+who = cur_step.event.get("seat")
+what = describe(cur_step.event, players, lang)
+st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
+            f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
+            unsafe_allow_html=True)
+
+before = rp.totals_before(int(hand_no))
+board, side = st.columns([3.2, 1.3])
+with board:
+    st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+    if hr.error and step == last:
+        st.error(t("hand_invalid", lang, line=hr.error.get("line"), msg=hr.error.get("message"),
+                   rule=hr.error.get("rule")))
+    if state.over:
+        st.subheader(t("hand_end", lang))
+        res = state.result or hr.result
+        if res == "finish" and state.finisher is not None:
+            st.markdown(f"**{esc(t('result_finish', lang, name=players[state.finisher]))}**")
+        else:
+            st.markdown(f"**{esc(t('result_' + str(res), lang))}**")
+        for line in finish_explanation(state.rules, state, lang):
+            st.markdown(f"- {esc(line)}")
+        st.dataframe(pd.DataFrame(score_rows(state, players, before, lang)), hide_index=True)
+
+with side:
+    st.subheader(t("moves", lang))
+    moves = rp.moves(int(hand_no), lang, describe)
+    view = moves.copy()
+    view.insert(0, "▶", ["▶" if i == step else "" for i in range(len(view))])
+    gen = st.session_state.get("moves_gen", 0)
+
+    def _picked(key: str) -> None:
+        rows = st.session_state[key].selection.rows
+        if rows:
+            _go(int(rows[0]))
+        st.session_state.moves_gen = st.session_state.get("moves_gen", 0) + 1
+
+    styled = view.style.apply(lambda r: ["background-color:#ffe9a8;font-weight:600" if r.name == step else ""
+                                         for _ in r], axis=1)
+    key = f"moves-{gen}"
+    st.dataframe(styled, key=key, on_select=lambda: _picked(key), selection_mode="single-row",
+                 hide_index=True, height=520)
+
+# ---- per-turn suggestion --------------------------------------------------------------------
+turn = rp.turn_at(int(hand_no), step)
+st.subheader(t("suggestions", lang))
+if turn is None or state.over and turn.end < step:
+    st.caption(t("none", lang))
+else:
+    start_state = steps[turn.start].state
+    seat = turn.seat
+    sol = suggest.solve(str(game), int(hand_no), turn.start, start_state, seat)
+    if sol is None:
+        st.caption(t("solver_missing", lang))
+    else:
+        left, right = st.columns(2)
+        with left:
+            st.markdown(f"**{esc(t('suggest_for', lang, name=players[seat]))}**")
+            st.markdown(suggestion_html(sol, start_state, seat, lang), unsafe_allow_html=True)
+        with right:
+            st.markdown(f"**{esc(t('played', lang))}**")
+            evs = [s.event for s in steps[turn.start + 1: turn.end + 1]]
+            for e in evs:
+                st.markdown(f"- {esc(describe(e, players, lang))}")
+            done = steps[turn.end].state
+            did = played(start_state, steps[max(turn.end - 1, turn.start)].state, seat, evs)
+            st.markdown(f"**{esc(t('cost', lang))}**")
+            for line in compare(sol, start_state, did, seat, lang):
+                st.markdown(f"- {esc(line)}")
+            _ = done
+
+if autoplay and step < last:
+    time.sleep(0.9)
+    st.session_state._advance = True
+    st.rerun()

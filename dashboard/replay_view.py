@@ -1,0 +1,221 @@
+"""What the replayer says about a step: move descriptions, the hand-end score table, and the
+comparison of the solver's best play with what the player did. No Streamlit here; the HTML
+built here escapes every text from a log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from analysis.engine import HandState
+from analysis.rules import Rules
+from analysis.scoring import FinishInfo, multiplier
+from analysis.tiles import Tile, tile_value
+
+from .i18n import t
+from .tiles_view import esc, notation_row, tile_html
+
+
+def _tiles_text(items: Any) -> str:
+    if isinstance(items, list):
+        return " ".join(_tiles_text(x) for x in items) if items and isinstance(items[0], list) \
+            else "-".join(str(x) for x in items)
+    return str(items)
+
+
+def describe(ev: Mapping[str, Any], players: Sequence[str], lang: str) -> str:
+    """One event as a line of the move list (plain text: the list is a data frame)."""
+    kind = str(ev.get("type"))
+    if kind == "hand":
+        s = ev.get("starter", 0)
+        return t("ev_hand", lang, name=players[s] if isinstance(s, int) and 0 <= s < 4 else s)
+    if kind in ("draw", "take", "return", "show", "discard"):
+        return t(f"ev_{kind}", lang, tile=ev.get("tile", ""))
+    if kind in ("open", "meld"):
+        if "pairs" in ev:
+            what = f"{len(ev['pairs'])} çift: " + " ".join(_tiles_text(p) for p in ev["pairs"])
+        else:
+            what = " · ".join(_tiles_text(m) for m in ev.get("melds", []))
+        return t(f"ev_{kind}", lang, what=what)
+    if kind in ("layoff", "swap"):
+        return t(f"ev_{kind}", lang, tiles=_tiles_text(ev.get("tiles", [])), meld=ev.get("meld"))
+    if kind == "penalty":
+        return t("ev_penalty", lang, points=ev.get("points"))
+    if kind == "end":
+        return t("ev_end", lang, reason=ev.get("reason"))
+    return t(f"ev_{kind}", lang)
+
+
+def finish_explanation(rules: Rules, state: HandState, lang: str) -> list[str]:
+    """The finish kinds and the multipliers they give (E6 / E7), one line each."""
+    if state.result != "finish":
+        return []
+    kinds = list(state.finish_kinds)
+    lines = [t(f"kind_{k}", lang) for k in kinds] or [t("kind_normal", lang)]
+    others_open = any(state.opened[s] is not None for s in range(4) if s != state.finisher)
+    f, o = multiplier(rules, FinishInfo("finish", state.finisher, tuple(kinds), others_open))
+    lines.append(t("multiplier_note", lang, f=f, o=o, rule=rules.multipliers))
+    return lines
+
+
+def score_rows(state: HandState, players: Sequence[str], before: Sequence[int], lang: str) -> list[dict[str, Any]]:
+    """Per seat: this hand's score, its in-game penalties and the game total after it."""
+    rows = []
+    scores = state.scores or (0, 0, 0, 0)
+    for s in range(4):
+        pens = sum(p.points for p in state.penalties if p.seat == s)
+        rows.append({t("col_player", lang): players[s], t("col_hand_score", lang): scores[s],
+                     t("col_penalties", lang): pens, t("col_total", lang): before[s] + scores[s] + pens})
+    return rows
+
+
+def running_totals(state: HandState, before: Sequence[int]) -> list[int]:
+    """Game totals as they stand at this step: earlier hands, penalties so far, and the hand's
+    scores once it is over."""
+    out = list(before)
+    for p in state.penalties:
+        out[p.seat] += p.points
+    if state.over and state.scores:
+        for s in range(4):
+            out[s] += state.scores[s]
+    return out
+
+
+# ---- the solver's suggestion against what was played -------------------------------------
+
+def _get(d: Any, *keys: str, default: Any = None) -> Any:
+    for k in keys:
+        if isinstance(d, Mapping) and k in d:
+            return d[k]
+    return default
+
+
+def rack_penalty(rack: Sequence[Tile], okey: Tile, okey_charge: int) -> int:
+    """E5 for an opened player's rack: tile values, plus the charge per okey held."""
+    return sum(tile_value(x, okey) for x in rack) + okey_charge * sum(1 for x in rack if x == okey)
+
+
+def played(before: HandState, after: HandState, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What ``seat`` did in one turn: its opening, what it placed, swaps, the rack it kept."""
+    kinds = [str(e.get("type")) for e in events]
+    op_before, op_after = before.opened[seat], after.opened[seat]
+    opened = op_before is None and op_after is not None
+    placed = sum(len(e.get("tiles", [])) for e in events if e.get("type") == "layoff")
+    for e in events:
+        if e.get("type") in ("open", "meld"):
+            placed += sum(len(m) for m in e.get("melds", e.get("pairs", [])))
+    return {
+        "opened": opened, "kind": op_after.kind if opened and op_after else None,
+        "value": op_after.value if opened and op_after else None,
+        "placed": placed, "swapped": "swap" in kinds, "events": list(events),
+        "rack": after.racks[seat],
+    }
+
+
+def compare(sol: Mapping[str, Any] | None, before: HandState, did: Mapping[str, Any], seat: int,
+            lang: str) -> list[str]:
+    """Lines saying what the player did against the best play, and what it cost."""
+    if not sol:
+        return []
+    out: list[str] = []
+    if before.opened[seat] is None:
+        pts = _get(sol, "points") or {}
+        prs = _get(sol, "pairs") or {}
+        best_v = _get(pts, "value", default=0) or 0
+        best_p = _get(prs, "count", "value", default=0) or 0
+        p_ok = bool(_get(pts, "reaches", default=False))
+        c_ok = bool(_get(prs, "reaches", default=False))
+        if did["opened"] and did["kind"] == "points":
+            out.append(t("cmp_opened_less", lang, v=did["value"], best=best_v) if did["value"] < best_v
+                       else t("cmp_opened_best", lang, v=did["value"]))
+        elif did["opened"] and did["kind"] == "pairs":
+            out.append(t("cmp_pairs_less", lang, v=did["value"], best=best_p) if did["value"] < best_p
+                       else t("cmp_opened_best", lang, v=f"{did['value']} çift"))
+        elif p_ok or c_ok:
+            best = f"{best_v}" if p_ok else f"{best_p} çift"
+            out.append(t("cmp_not_opened", lang, best=best))
+        return out
+    plan = _get(sol, "plan") or {}
+    if _get(plan, "swaps") and not did["swapped"]:
+        out.append(t("cmp_kept_okey", lang))
+    best_pen = _get(plan, "penalty")
+    if isinstance(best_pen, int):
+        rack = list(did["rack"])
+        # the turn's discard has left the rack already: compare what stays before it (E5)
+        mine = rack_penalty(rack, before.okey, before.rules.okey_in_rack)
+        if did["events"] and did["events"][-1].get("type") == "discard":
+            try:
+                d = Tile.parse(did["events"][-1]["tile"])
+                mine = rack_penalty(rack, before.okey, before.rules.okey_in_rack)
+                _ = d
+            except ValueError:
+                pass
+        if mine > best_pen:
+            out.append(t("cmp_left_more", lang, v=mine, best=best_pen))
+    if not out:
+        out.append(t("cmp_ok", lang))
+    return out
+
+
+def suggestion_html(sol: Mapping[str, Any], state: HandState, seat: int, lang: str) -> str:
+    """The solver's best play for ``seat`` drawn as tiles."""
+    okey = state.okey
+    parts: list[str] = []
+
+    def melds_block(title: str, melds: Sequence[Any]) -> None:
+        rows = "".join(f'<span class="ist-meld">{notation_row(m, okey, small=True)}</span>'
+                       for m in melds if isinstance(m, (list, tuple)))
+        parts.append(f'<div><b>{esc(title)}</b><br>{rows or esc(t("none", lang))}</div>')
+
+    def left_block(items: Sequence[Any]) -> None:
+        parts.append(f'<div class="lbl">{esc(t("left", lang))}: {notation_row([str(x) for x in items], okey, small=True)}</div>')
+
+    if state.opened[seat] is None:
+        pts = _get(sol, "points") or {}
+        prs = _get(sol, "pairs") or {}
+        if pts:
+            ok = t("reaches", lang) if _get(pts, "reaches") else t("not_reaches", lang)
+            melds_block(t("best_points", lang, v=_get(pts, "value", default=0),
+                          t=_get(pts, "threshold", default="?")) + f" — {ok}", _get(pts, "melds", default=[]))
+            left_block(_get(pts, "left", default=[]))
+        if prs:
+            ok = t("reaches", lang) if _get(prs, "reaches") else t("not_reaches", lang)
+            melds_block(t("best_pairs", lang, v=_get(prs, "count", "value", default=0),
+                          t=_get(prs, "threshold", default="?")) + f" — {ok}", _get(prs, "pairs", default=[]))
+    else:
+        plan = _get(sol, "plan") or {}
+        parts.append(f'<div><b>{esc(t("plan", lang, p=_get(plan, "penalty", default="?")))}</b></div>')
+        melds_block(t("plan_melds", lang), _get(plan, "melds", default=[]))
+        lay = _get(plan, "layoffs", default=[]) or []
+        rows = []
+        for x in lay:
+            tiles = _get(x, "tiles", default=x if isinstance(x, list) else [])
+            meld = _get(x, "meld", default="?")
+            rows.append(f'<span class="ist-meld"><div class="own">→ #{esc(meld)}</div>'
+                        f'{notation_row([str(y) for y in tiles], okey, small=True)}</span>')
+        parts.append(f'<div><b>{esc(t("plan_layoffs", lang))}</b><br>{"".join(rows) or esc(t("none", lang))}</div>')
+        sw = _get(plan, "swaps", default=[]) or []
+        rows = []
+        for x in sw:
+            tiles = _get(x, "tiles", default=x if isinstance(x, list) else [])
+            meld = _get(x, "meld", default="?")
+            rows.append(f'<span class="ist-meld"><div class="own">⇄ #{esc(meld)}</div>'
+                        f'{notation_row([str(y) for y in tiles], okey, small=True)}</span>')
+        parts.append(f'<div><b>{esc(t("plan_swaps", lang))}</b><br>{"".join(rows) or esc(t("none", lang))}</div>')
+        left_block(_get(plan, "left", default=[]))
+        fin = _get(plan, "finishes")
+        if fin:
+            parts.append(f'<div class="ist-badge open">{esc(t("plan_finishes", lang))}</div>')
+    danger = _get(sol, "dangerous", "danger", default=None)
+    if danger is not None:
+        items = []
+        for d in danger:
+            tile_txt = _get(d, "tile", default=d) if isinstance(d, Mapping) else d
+            rule = _get(d, "rule", "reason", default="") if isinstance(d, Mapping) else ""
+            try:
+                items.append(tile_html(Tile.parse(str(tile_txt)), okey, small=True) +
+                             (f'<small>{esc(rule)}</small>' if rule else ""))
+            except ValueError:
+                items.append(esc(tile_txt))
+        parts.append(f'<div><b>{esc(t("dangerous", lang))}</b>: {"".join(items) or esc(t("none", lang))}</div>')
+    return f'<div class="ist-plain">{"".join(parts)}</div>'

@@ -1,0 +1,219 @@
+"""How a tile, a rack, a meld and the whole table look: HTML strings, no Streamlit.
+
+Tiles are drawn like real okey tiles: a cream face with the number in its colour (red,
+yellow-orange, blue, black) and the small circle under it; the okey is ringed in gold with a
+star, the false okey (sahte okey) shows its clover and the face it counts as. Every text that
+comes from a log (player names, reasons, ids) goes through :func:`esc`; tiles are rebuilt from
+parsed :class:`Tile` values, never copied from the log.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Iterable, Sequence
+
+from analysis.engine import HandState, TableMeld
+from analysis.tiles import COLOURS, Placed, Tile
+
+from .i18n import t as tr
+
+COLOUR_CSS = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
+SEAT_AREA = {0: "s0", 1: "s1", 2: "s2", 3: "s3"}  # seat 0 at the bottom, play goes counter-clockwise
+
+CSS = """
+<style>
+.ist-tile{display:inline-flex;flex-direction:column;align-items:center;justify-content:flex-start;
+  width:28px;height:40px;margin:1px;border-radius:5px;position:relative;box-sizing:border-box;
+  background:linear-gradient(#fffdf4,#f3e9cc);border:1px solid #c8b68a;
+  box-shadow:0 2px 0 #b09a66,0 3px 3px rgba(0,0,0,.25);font-family:Georgia,'DejaVu Serif',serif;
+  vertical-align:top}
+.ist-tile .n{font-weight:700;font-size:17px;line-height:22px;margin-top:3px}
+.ist-tile .dot{width:7px;height:7px;border-radius:50%;border:1.5px solid currentColor;margin-top:1px}
+.ist-tile.sm{width:21px;height:30px;border-radius:4px}
+.ist-tile.sm .n{font-size:12px;line-height:16px;margin-top:2px}
+.ist-tile.sm .dot{width:5px;height:5px;border-width:1px}
+.ist-tile.okey{border:2px solid #d4a017;box-shadow:0 0 0 2px #ffe27a,0 2px 0 #b09a66}
+.ist-tile.okey::after{content:'\\2605';position:absolute;top:-7px;right:-5px;font-size:11px;color:#c48a00;
+  text-shadow:0 0 2px #fff}
+.ist-tile.joker .n{color:#1d6b3a;font-size:18px}
+.ist-tile .as{font-size:9px;font-weight:700;line-height:9px;margin-top:1px;font-family:sans-serif}
+.ist-tile.sm .as{font-size:7px}
+.ist-tile.back{background:repeating-linear-gradient(45deg,#7a4a24,#7a4a24 4px,#8b5a2b 4px,#8b5a2b 8px);
+  border-color:#5b3518}
+.ist-tile.hl{outline:3px solid #29b6f6;outline-offset:0}
+.ist-tile.dim{opacity:.55}
+.ist-rack{display:flex;flex-wrap:wrap;gap:0;padding:4px 4px 6px 4px;border-radius:4px;
+  background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;min-height:48px}
+.ist-table{display:grid;grid-template-columns:minmax(180px,1fr) minmax(300px,2.2fr) minmax(180px,1fr);
+  grid-template-areas:"s2 s2 s2" "s3 c s1" "s0 s0 s0";gap:8px;padding:10px;border-radius:14px;
+  background:radial-gradient(#2f7d4d,#1d5233);color:#f2f2f2;font-family:sans-serif;font-size:13px}
+.ist-seat{background:rgba(0,0,0,.18);border-radius:8px;padding:6px;border:2px solid transparent}
+.ist-seat.tomove{border-color:#ffd54f;box-shadow:0 0 10px #ffd54f}
+.ist-seat .hdr{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin-bottom:4px}
+.ist-seat .name{font-weight:700;font-size:14px}
+.ist-badge{border-radius:9px;padding:1px 7px;font-size:11px;font-weight:700;color:#fff}
+.ist-badge.open{background:#2e9d44}
+.ist-badge.closed{background:#c62828}
+.ist-badge.move{background:#ffd54f;color:#3a2d00}
+.ist-seat .meta{font-size:11px;opacity:.9;margin:2px 0}
+.ist-discards{margin-top:4px;font-size:11px}
+.ist-center{grid-area:c;background:rgba(0,0,0,.12);border-radius:8px;padding:6px}
+.ist-center .top{display:flex;gap:14px;align-items:flex-end;margin-bottom:6px}
+.ist-center .lbl{font-size:11px;opacity:.9}
+.ist-meld{display:inline-block;margin:3px 8px 3px 0;padding:2px 4px 3px 4px;border-radius:5px;
+  background:rgba(255,255,255,.08)}
+.ist-meld .own{font-size:10px;opacity:.85}
+.ist-deck{display:inline-flex;align-items:center;gap:4px}
+.ist-plain{color:inherit}
+.ist-plain .ist-rack{background:#efe6cf;box-shadow:none}
+</style>
+"""
+
+
+def esc(text: object) -> str:
+    """HTML-escape any value taken from a log or a user (names, ids, reasons)."""
+    return html.escape(str(text), quote=True)
+
+
+def tile_html(tile: Tile, okey: Tile | None = None, *, small: bool = False, stands_for: Tile | None = None,
+              classes: str = "") -> str:
+    """One physical tile; ``stands_for`` labels a wild tile (okey or shown twin) with its face."""
+    cls = ["ist-tile"]
+    if small:
+        cls.append("sm")
+    if classes:
+        cls.append(classes)
+    title: str
+    if tile.is_joker:
+        cls.append("joker")
+        body = '<span class="n">&#9827;</span>'  # the clover of the sahte okey
+        face = okey
+        if face is not None:
+            body += f'<span class="as" style="color:{COLOUR_CSS[face.colour]}">{face}</span>'
+            title = f"sahte okey = {face}"
+        else:
+            title = "sahte okey"
+    else:
+        colour = COLOUR_CSS[tile.colour]
+        body = f'<span class="n" style="color:{colour}">{tile.number}</span>'
+        if okey is not None and tile == okey:
+            cls.append("okey")
+            title = f"okey ({tile})"
+        else:
+            title = str(tile)
+        if stands_for is not None:
+            body += f'<span class="as" style="color:{COLOUR_CSS[stands_for.colour]}">={stands_for}</span>'
+            title += f" = {stands_for}"
+        else:
+            body += f'<span class="dot" style="color:{colour}"></span>'
+    return f'<span class="{" ".join(cls)}" title="{esc(title)}" data-tile="{tile}">{body}</span>'
+
+
+def placed_html(p: Placed, okey: Tile, *, small: bool = False) -> str:
+    """A tile in a meld: an okey (or shown twin) says what it stands for (T4, O7)."""
+    if p.wild:
+        return tile_html(p.physical, okey, small=small, stands_for=p.face)
+    return tile_html(p.physical, okey, small=small)
+
+
+def sort_key(tile: Tile) -> tuple[int, int]:
+    return (4, 0) if tile.is_joker else (COLOURS.index(tile.colour), tile.number)
+
+
+def rack_html(tiles: Iterable[Tile], okey: Tile | None = None, *, sort: bool = True, small: bool = False,
+              highlight: Sequence[Tile] = ()) -> str:
+    """A wooden rack (ıstaka) holding tiles, by colour then number unless ``sort`` is false."""
+    ts = sorted(tiles, key=sort_key) if sort else list(tiles)
+    marks = list(highlight)
+    parts = []
+    for x in ts:
+        cls = ""
+        if x in marks:
+            marks.remove(x)
+            cls = "hl"
+        parts.append(tile_html(x, okey, small=small, classes=cls))
+    return f'<div class="ist-rack">{"".join(parts)}</div>'
+
+
+def tiles_row(tiles: Iterable[Tile], okey: Tile | None = None, *, small: bool = False) -> str:
+    return "".join(tile_html(x, okey, small=small) for x in tiles)
+
+
+def notation_row(items: Iterable[str], okey: Tile, *, small: bool = False) -> str:
+    """Tiles written in log notation (``R6>K9``, ``J``), as solver results give them."""
+    from analysis.tiles import parse_placed
+
+    out = []
+    for text in items:
+        try:
+            out.append(placed_html(parse_placed(text, okey), okey, small=small))
+        except ValueError:
+            try:
+                out.append(tile_html(Tile.parse(text), okey, small=small))
+            except ValueError:
+                out.append(f"<code>{esc(text)}</code>")
+    return "".join(out)
+
+
+def meld_html(m: TableMeld, owner: str, okey: Tile, *, small: bool = False) -> str:
+    tiles = "".join(placed_html(p, okey, small=small) for p in m.tiles)
+    kind = {"run": "per", "group": "per", "pair": "çift"}.get(m.kind, m.kind)
+    return (f'<span class="ist-meld" data-meld="{m.index}"><div class="own">#{m.index} {esc(kind)} · '
+            f'{esc(owner)} · {m.value}</div>{tiles}</span>')
+
+
+def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int | None = None) -> str:
+    """One seat's panel: name, opening badge, thresholds, penalties, score, rack, discards."""
+    okey = state.okey
+    tomove = (not state.over) and state.turn == seat
+    op = state.opened[seat]
+    badges = []
+    if op is None:
+        badges.append(f'<span class="ist-badge closed">{esc(tr("not_opened", lang))}</span>')
+    else:
+        key = "opened_points" if op.kind == "points" else "opened_pairs"
+        badges.append(f'<span class="ist-badge open">{esc(tr(key, lang, v=op.value))}</span>')
+    if tomove:
+        badges.append(f'<span class="ist-badge move">{esc(tr("to_move", lang))}</span>')
+    meta = []
+    if op is None and not state.over:
+        meta.append(esc(tr("thresholds", lang, p=state.points_threshold(seat), c=state.pairs_threshold(seat))))
+    pens = [p for p in state.penalties if p.seat == seat]
+    if pens:
+        items = ", ".join(f"{p.points:+d} ({esc(p.rule)})" for p in pens)
+        meta.append(f'{esc(tr("penalties", lang))}: {items}')
+    if total is not None:
+        meta.append(f'{esc(tr("score", lang))}: <b data-score="{seat}">{total}</b>')
+    discards = state.discards[seat]
+    small = seat in (1, 3)
+    pile = tiles_row(discards, okey, small=True) if discards else "—"
+    return (f'<div class="ist-seat{" tomove" if tomove else ""}" style="grid-area:{SEAT_AREA[seat]}" '
+            f'data-seat="{seat}"><div class="hdr"><span class="name">{esc(name)}</span>'
+            f'<span class="meta">#{seat}</span>{"".join(badges)}</div>'
+            f'<div class="meta">{" · ".join(meta)}</div>'
+            f'{rack_html(state.racks[seat], okey, small=small)}'
+            f'<div class="ist-discards">{esc(tr("discards", lang))}: {pile}</div></div>')
+
+
+def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
+               totals: Sequence[int] | None = None) -> str:
+    """The whole table: four seats around the centre (gösterge, okey, deck, table melds)."""
+    okey = state.okey
+    names = list(players) + [f"#{i}" for i in range(len(players), 4)]
+    centre = [
+        '<div class="ist-center"><div class="top">',
+        f'<div><div class="lbl">{esc(tr("indicator", lang))}</div>{tile_html(state.indicator, okey)}</div>',
+        f'<div><div class="lbl">{esc(tr("okey", lang))}</div>{tile_html(okey, okey)}</div>',
+        f'<div><div class="lbl">{esc(tr("deck", lang))}</div><span class="ist-deck">'
+        f'<span class="ist-tile back"></span><b data-deck="{state.deck_count}">'
+        f'{esc(tr("deck_count", lang, n=state.deck_count))}</b></span></div>',
+        '</div>',
+    ]
+    melds = [m for m in state.table if m is not None]
+    if melds:
+        centre += [meld_html(m, names[m.owner], okey, small=True) for m in melds]
+    else:
+        centre.append(f'<div class="lbl">{esc(tr("no_melds", lang))}</div>')
+    centre.append("</div>")
+    seats = [seat_html(state, s, names[s], lang, total=None if totals is None else totals[s]) for s in range(4)]
+    return f'<div class="ist-table">{"".join(seats)}{"".join(centre)}</div>'
