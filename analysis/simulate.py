@@ -60,6 +60,7 @@ class GameRecord:
     refused: int = 0  # bot moves the engine refused (a bot bug; replaced by a safe move)
     hands_played: int = 0
     void_hands: int = 0
+    finals: list[HandState] = field(default_factory=list)  # each hand's last engine state
 
     def lines(self) -> list[str]:
         return [dumps(e) + "\n" for e in self.events]
@@ -213,6 +214,7 @@ def play_game(spec: GameSpec) -> GameRecord:
     while number <= hands:
         h = _Hand(rec, rules, number, starter, rng, bots, spec.players)
         end = h.run()
+        rec.finals.append(end)
         rec.hands_played += 1
         if end.result == "void" and voids < 20:
             voids += 1
@@ -247,6 +249,13 @@ def specs(n: int, *, variant: str = "101", rules: Mapping[str, Any] | None = Non
     return out
 
 
+def _play_light(spec: GameSpec) -> GameRecord:
+    """A worker's game: without the final states, which the parent does not need."""
+    rec = play_game(spec)
+    rec.finals = []
+    return rec
+
+
 def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False) -> Iterator[GameRecord]:
     """Play the games in order (``jobs`` > 1: in worker processes, results still in order)."""
     bar = None
@@ -259,7 +268,7 @@ def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False
             import multiprocessing as mp
 
             with mp.get_context("spawn").Pool(jobs) as pool:
-                for rec in pool.imap(play_game, game_specs, chunksize=1):
+                for rec in pool.imap(_play_light, game_specs, chunksize=1):
                     if bar is not None:
                         bar.update(1)
                     yield rec
