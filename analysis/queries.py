@@ -1,0 +1,330 @@
+"""The dashboard's reads from the store: pandas DataFrames, every value a bound parameter.
+
+Each function takes a DuckDB connection (or a cursor of one) first. Hold a connection only
+for one burst of reads: ``with reading() as con: ...`` (DuckDB's one-writer rule: while any
+process has the file open, ``istaka import`` cannot write it; see analysis/store.py).
+
+Filters left at None do not filter. ``variant`` is a preset name, ``player`` a name as written
+in the logs, ``date_from``/``date_to`` dates or ISO strings (inclusive days).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from .log import GameLog
+from .replay import GameResult, HandResult, replay_game
+from .store import connect, reading  # noqa: F401  (re-exported for the dashboard)
+
+Con = duckdb.DuckDBPyConnection
+
+
+def _df(con: Con, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+    return con.execute(sql, params or []).df()
+
+
+def _day(x: Any, end: bool = False) -> datetime | None:
+    if x is None or x == "":
+        return None
+    if isinstance(x, str):
+        x = datetime.fromisoformat(x)
+    if isinstance(x, datetime):
+        return x
+    if isinstance(x, date):
+        d = datetime(x.year, x.month, x.day)
+        return d + timedelta(days=1) if end else d
+    raise TypeError(f"not a date: {x!r}")
+
+
+# ---- games --------------------------------------------------------------------------------
+
+GAME_RESULTS = ("valid", "invalid", "disagrees", "complete", "incomplete", "won", "lost")
+
+
+def list_games(con: Con, player: str | None = None, variant: str | None = None, date_from: Any = None,
+               date_to: Any = None, site: str | None = None, result: str | None = None) -> pd.DataFrame:
+    """Games, newest first: game, variant, site, started, players, hands, valid, totals, winner.
+
+    ``result``: valid, invalid, disagrees (replayed fine but the log wrote other scores),
+    complete / incomplete (all planned hands played or not), won / lost (by ``player``).
+    """
+    if result is not None and result not in GAME_RESULTS:
+        raise ValueError(f"result must be one of {', '.join(GAME_RESULTS)}, got {result!r}")
+    start = _day(date_from)
+    end = _day(date_to, end=True)
+    if isinstance(date_to, str) and len(date_to) <= 10:
+        end = _day(date_to) + timedelta(days=1)  # type: ignore[operator]
+    sql = """
+        SELECT g.game, g.variant, g.site, g.started,
+               (SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.game = g.game) AS players,
+               (SELECT count(*) FROM hands h WHERE h.game = g.game AND h.result <> 'void') AS hands,
+               g.valid, g.agrees, g.totals, g.winner, g.hands_planned, g.file
+        FROM games g
+        WHERE (?::VARCHAR IS NULL OR g.variant = ?)
+          AND (?::VARCHAR IS NULL OR g.site = ?)
+          AND (?::TIMESTAMP IS NULL OR g.started >= ?)
+          AND (?::TIMESTAMP IS NULL OR g.started < ?)
+          AND (?::VARCHAR IS NULL OR g.game IN (SELECT game FROM seats WHERE player = ?))
+        ORDER BY g.started DESC NULLS LAST, g.game"""
+    df = _df(con, sql, [variant, variant, site, site, start, start, end, end, player, player])
+    if result == "valid":
+        df = df[df.valid]
+    elif result == "invalid":
+        df = df[~df.valid]
+    elif result == "disagrees":
+        df = df[df.valid & ~df.agrees]
+    elif result in ("complete", "incomplete"):
+        done = df.hands >= df.hands_planned.fillna(0)
+        df = df[done if result == "complete" else ~done]
+    elif result in ("won", "lost"):
+        if player is None:
+            raise ValueError("result 'won' or 'lost' needs a player")
+        won = df.winner == player
+        df = df[won if result == "won" else ~won]
+    return df.drop(columns=["agrees", "hands_planned", "file"]).reset_index(drop=True)
+
+
+def game_info(con: Con, game: str) -> dict[str, Any] | None:
+    """One game's header and status as a dict (None when unknown)."""
+    rows = con.execute("""
+        SELECT g.game, g.variant, g.rules, g.rule_overrides, g.site, g.started, g.started_text,
+               g.hands_planned, g.hands_played, g.valid, g.agrees, g.totals, g.match_points, g.winner,
+               g.error_line, g.error_rule, g.error_message, g.file, g.line,
+               (SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.game = g.game)
+        FROM games g WHERE g.game = ?""", [game]).fetchall()
+    if not rows:
+        return None
+    r = rows[0]
+    return {"game": r[0], "variant": r[1], "rules": json.loads(r[2]) if r[2] else None,
+            "rule_overrides": json.loads(r[3]) if r[3] else None, "site": r[4], "started": r[5],
+            "started_text": r[6], "hands": r[7], "hands_played": r[8], "valid": r[9], "agrees": r[10],
+            "totals": r[11], "match_points": r[12], "winner": r[13],
+            "error": {"line": r[14], "rule": r[15], "message": r[16]} if r[16] else None,
+            "file": r[17], "line": r[18], "players": r[19]}
+
+
+def game_hands(con: Con, game: str) -> pd.DataFrame:
+    """A game's hands in play order: ord, hand, result, finisher, finish_kinds, scores, penalties
+    (per seat), totals, error_line, error_rule, error_message, starter, indicator, line."""
+    return _df(con, """
+        SELECT ord, hand, result, finisher, finish_kinds, scores, penalty_totals AS penalties, totals,
+               error_line, error_rule, error_message, starter, indicator, line
+        FROM hands WHERE game = ? ORDER BY ord""", [game])
+
+
+_EVENT_FIELDS = ("seat", "tile", "tiles", "melds", "pairs", "meld", "what", "points", "reason", "starter",
+                 "indicator", "racks", "deck", "scores")
+
+
+def _event_dict(row: dict[str, Any]) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": row["type"], "game": row["game"]}
+    if row["hand"] is not None:
+        ev["hand"] = int(row["hand"])
+    for f in _EVENT_FIELDS:
+        v = row[f]
+        if v is not None:
+            ev[f] = v
+    if row["extra"]:
+        ev.update(json.loads(row["extra"]))
+    t = row["t"]
+    if t is not None:
+        ev["t"] = int(t) if float(t).is_integer() else t
+    return ev
+
+
+def game_events(con: Con, game: str, hand: int | None = None) -> list[dict[str, Any]]:
+    """A game's events in log order as v1 event dicts (``hand``: only that hand's, by number),
+    each with ``line`` and ``valid`` (false from its hand's first illegal move on) added.
+    Without ``hand`` the game event (header) comes first."""
+    cols = ("game", "seq", "line", "hand", "type", *_EVENT_FIELDS, "t", "extra", "valid")
+    rows = con.execute(f"SELECT {', '.join(cols)} FROM events WHERE game = ? "  # cols: constants
+                       "AND (?::INTEGER IS NULL OR hand = ?) ORDER BY seq", [game, hand, hand]).fetchall()
+    out = []
+    if hand is None:
+        head = _header(con, game)
+        if head is not None:
+            out.append({**head[0], "line": head[1], "valid": True})
+    for r in rows:
+        row = dict(zip(cols, r))
+        out.append({**_event_dict(row), "line": row["line"], "valid": row["valid"]})
+    return out
+
+
+def _header(con: Con, game: str) -> tuple[dict[str, Any], int] | None:
+    rows = con.execute("""
+        SELECT g.variant, g.rule_overrides, g.hands_planned, g.started_text, g.site, g.header_extra, g.line,
+               (SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.game = g.game)
+        FROM games g WHERE g.game = ?""", [game]).fetchall()
+    if not rows:
+        return None
+    variant, overrides, hands, started, site, extra, line, players = rows[0]
+    h: dict[str, Any] = {"type": "game", "game": game, "variant": variant}
+    if overrides is not None:
+        h["rules"] = json.loads(overrides)
+    h["players"] = players
+    if hands is not None:
+        h["hands"] = hands
+    if started is not None:
+        h["started"] = started
+    if site is not None:
+        h["site"] = site
+    if extra:
+        h.update(json.loads(extra))
+    return h, line
+
+
+def load_gamelog(con: Con, game: str) -> GameLog | None:
+    """The stored game rebuilt as the reader's GameLog (replay it with analysis.replay)."""
+    head = _header(con, game)
+    if head is None:
+        return None
+    file = con.execute("SELECT file FROM games WHERE game = ?", [game]).fetchall()[0][0]
+    events = []
+    for ev in game_events(con, game)[1:]:
+        line = ev.pop("line")
+        ev.pop("valid")
+        events.append((line, ev))
+    return GameLog(game, file, head[1], head[0], events)
+
+
+def replay_stored(con: Con, game: str) -> GameResult | None:
+    """The stored game replayed by the engine, with every state (``HandResult.steps``)."""
+    g = load_gamelog(con, game)
+    return replay_game(g) if g is not None else None
+
+
+def hand_states(con: Con, game: str, ord: int) -> HandResult | None:
+    """One hand (by its ``ord``, 1-based in play order) replayed: its steps hold every state."""
+    res = replay_stored(con, game)
+    if res is None or not 1 <= ord <= len(res.hands):
+        return None
+    return res.hands[ord - 1]
+
+
+# ---- players ------------------------------------------------------------------------------
+
+def player_hand_scores(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """One row per player and hand: player, game, variant, started, ord, hand, seat, score (hand end),
+    penalties, total (score + penalties), cumulative (running total per player and variant, by
+    game start then hand)."""
+    return _df(con, """
+        SELECT hs.player, hs.game, g.variant, g.started, hs.ord, hs.hand, hs.seat, hs.score, hs.penalties,
+               hs.total,
+               sum(hs.total) OVER (PARTITION BY hs.player, g.variant ORDER BY g.started NULLS FIRST, hs.game, hs.ord
+                                   ROWS UNBOUNDED PRECEDING)::BIGINT AS cumulative
+        FROM hand_seats hs JOIN games g USING (game)
+        WHERE (?::VARCHAR IS NULL OR hs.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        ORDER BY hs.player, g.variant, g.started NULLS FIRST, hs.game, hs.ord""",
+               [player, player, variant, variant])
+
+
+def opening_values(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """Every opening: player, game, variant, ord, hand, seat, kind (points/pairs), value, threshold, line."""
+    return _df(con, """
+        SELECT o.player, o.game, g.variant, o.ord, o.hand, o.seat, o.kind, o.value, o.threshold, o.line
+        FROM openings o JOIN games g USING (game)
+        WHERE (?::VARCHAR IS NULL OR o.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        ORDER BY g.started NULLS FIRST, o.game, o.ord, o.line""", [player, player, variant, variant])
+
+
+def finish_kinds(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """Counts of finishes by kind per finisher: player, variant, kind (normal, okey, elden, pairs,
+    or combinations joined by '+'), finishes."""
+    return _df(con, """
+        SELECT hs.player, g.variant,
+               CASE WHEN len(h.finish_kinds) = 0 THEN 'normal' ELSE array_to_string(h.finish_kinds, '+') END AS kind,
+               count(*) AS finishes
+        FROM hands h JOIN hand_seats hs ON hs.game = h.game AND hs.ord = h.ord AND hs.seat = h.finisher
+             JOIN games g ON g.game = h.game
+        WHERE h.result = 'finish'
+          AND (?::VARCHAR IS NULL OR hs.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        GROUP BY ALL ORDER BY hs.player, g.variant, finishes DESC, kind""", [player, player, variant, variant])
+
+
+def penalties(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """Every in-game penalty (the engine's): player, game, variant, ord, hand, seat, rule, points, line."""
+    return _df(con, """
+        SELECT p.player, p.game, g.variant, p.ord, p.hand, p.seat, p.rule, p.points, p.line
+        FROM penalties p JOIN games g USING (game)
+        WHERE (?::VARCHAR IS NULL OR p.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        ORDER BY g.started NULLS FIRST, p.game, p.ord, p.line""", [player, player, variant, variant])
+
+
+def player_stats(con: Con, variant: str | None = None) -> pd.DataFrame:
+    """Per player: games, hands, opened_pct, avg_opening, finishes, elden, okey_finishes,
+    penalties_per_hand (count), penalty_points, avg_hand_score (score + penalties per hand)."""
+    return _df(con, """
+        WITH hs AS (
+            SELECT hs.*, h.result, h.finish_kinds
+            FROM hand_seats hs JOIN hands h USING (game, ord) JOIN games g ON g.game = hs.game
+            WHERE (?::VARCHAR IS NULL OR g.variant = ?) AND h.result IN ('finish', 'exhausted')),
+        op AS (
+            SELECT o.player, avg(o.value) FILTER (WHERE o.kind = 'points') AS avg_opening,
+                   avg(o.value) FILTER (WHERE o.kind = 'pairs') AS avg_pairs
+            FROM openings o JOIN games g USING (game)
+            WHERE (?::VARCHAR IS NULL OR g.variant = ?) GROUP BY o.player),
+        pe AS (
+            SELECT p.player, count(*) AS n, sum(p.points) AS points
+            FROM penalties p JOIN games g USING (game)
+            WHERE (?::VARCHAR IS NULL OR g.variant = ?) GROUP BY p.player)
+        SELECT hs.player, count(DISTINCT hs.game) AS games, count(*) AS hands,
+               100.0 * avg(hs.opened::INTEGER) AS opened_pct, any_value(op.avg_opening) AS avg_opening,
+               any_value(op.avg_pairs) AS avg_pairs_opening,
+               count(*) FILTER (WHERE hs.finished) AS finishes,
+               count(*) FILTER (WHERE hs.finished AND list_contains(hs.finish_kinds, 'elden')) AS elden,
+               count(*) FILTER (WHERE hs.finished AND list_contains(hs.finish_kinds, 'okey')) AS okey_finishes,
+               coalesce(any_value(pe.n), 0) / count(*) AS penalties_per_hand,
+               coalesce(any_value(pe.points), 0) AS penalty_points,
+               avg(hs.total) AS avg_hand_score
+        FROM hs LEFT JOIN op USING (player) LEFT JOIN pe USING (player)
+        GROUP BY hs.player ORDER BY hs.player""", [variant] * 6)
+
+
+# ---- lists and errors ---------------------------------------------------------------------
+
+def import_errors(con: Con) -> pd.DataFrame:
+    """What went wrong, newest import first: file, line, game, kind, rule, field, message.
+
+    Kinds: unreadable (not stored), conflict (not merged), store (not stored), and invalid
+    (stored with its valid prefix: the first illegal move of a game's hand)."""
+    return _df(con, """
+        SELECT e.file, e.line, e.game, e.kind, e.rule, e.field, e.message, e.import_id
+        FROM import_errors e
+        UNION ALL
+        SELECT g.file, h.error_line, h.game, 'invalid', h.error_rule, NULL,
+               format('hand {}: {}', h.hand, h.error_message), g.import_id
+        FROM hands h JOIN games g USING (game) WHERE h.error_line IS NOT NULL
+        UNION ALL
+        SELECT g.file, g.error_line, g.game, 'invalid', g.error_rule, NULL, g.error_message, g.import_id
+        FROM games g WHERE g.error_line IS NOT NULL AND g.hands_played = 0
+        ORDER BY import_id DESC, file, line NULLS FIRST""")
+
+
+def mismatches(con: Con, game: str | None = None) -> pd.DataFrame:
+    """Where the log's recorded scores or penalties differ from the engine's."""
+    return _df(con, """
+        SELECT game, ord, hand, kind, seat, line, recorded, computed FROM mismatches
+        WHERE (?::VARCHAR IS NULL OR game = ?) ORDER BY game, ord, line""", [game, game])
+
+
+def players(con: Con) -> list[str]:
+    return [r[0] for r in con.execute("SELECT name FROM players ORDER BY name").fetchall()]
+
+
+def variants(con: Con) -> list[str]:
+    return [r[0] for r in con.execute("SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL "
+                                      "ORDER BY variant").fetchall()]
+
+
+def sites(con: Con) -> list[str]:
+    return [r[0] for r in con.execute("SELECT DISTINCT site FROM games WHERE site IS NOT NULL "
+                                      "ORDER BY site").fetchall()]
+
+
+def imports(con: Con) -> pd.DataFrame:
+    return _df(con, "SELECT * FROM imports ORDER BY import_id DESC")

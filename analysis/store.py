@@ -1,0 +1,703 @@
+"""The DuckDB store: schema migrations, connections, and the import of game logs.
+
+Every game is replayed by the engine before it is stored. A game's rows only ever go to the
+database inside one transaction together with all its other rows (several whole games may share
+a transaction, see ``import_paths``), so a crash or a kill never leaves part of a game. A game is
+identified by its id and the checksum of its content: the same content again changes nothing,
+different content under a known id is a conflict unless ``replace`` is given.
+
+DuckDB lets one process hold a database file read-write, and no reader may open it meanwhile.
+So readers (the dashboard) open, read and close (:func:`reading`), and writers retry on the lock
+for a few seconds before failing with :class:`DatabaseBusy`, whose message says what to do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import glob as globmod
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import duckdb
+
+from .log import END_REASONS, FIELDS, SEATED, GameLog, ReadError, read_file  # noqa: F401
+from .replay import GameResult, replay_game
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DB = REPO / "data" / "istaka.duckdb"
+SAMPLE_DIR = REPO / "data" / "sample"
+ENV_DB = "ISTAKA_DB"
+LOCK_WAIT = 10.0  # seconds a writer waits for readers to let go
+READ_WAIT = 5.0  # seconds a reader waits for a writer (an import) to finish
+
+# ---- schema -------------------------------------------------------------------------------
+# A list of numbered migrations, applied once each and recorded in schema_migrations. A fix is
+# a new migration appended here, never an edit of an old one (per-move annotations from the
+# review issue come as a later migration referencing events(game, seq)).
+
+MIGRATIONS: list[tuple[int, str, str]] = [
+    (1, "games, players, events, engine results, imports", """
+CREATE TABLE imports (
+    import_id INTEGER PRIMARY KEY, file VARCHAR NOT NULL, checksum VARCHAR, bytes BIGINT,
+    started_at TIMESTAMP, finished_at TIMESTAMP, games INTEGER, events BIGINT, stored INTEGER,
+    unchanged INTEGER, conflicts INTEGER, invalid INTEGER, failed INTEGER);
+CREATE SEQUENCE import_ids START 1;
+CREATE TABLE import_errors (
+    import_id INTEGER, file VARCHAR, line INTEGER, game VARCHAR,
+    kind VARCHAR,            -- unreadable, conflict, invalid
+    rule VARCHAR, field VARCHAR, message VARCHAR);
+CREATE TABLE players (name VARCHAR PRIMARY KEY);
+CREATE TABLE games (
+    game VARCHAR PRIMARY KEY, checksum VARCHAR NOT NULL, variant VARCHAR,
+    rules JSON,              -- the resolved Rules (preset + overrides), NULL when refused
+    rule_overrides JSON,     -- the log's own 'rules' object
+    site VARCHAR, started TIMESTAMP, started_text VARCHAR,
+    hands_planned INTEGER,   -- the header's 'hands' (NULL when absent)
+    hands_played INTEGER, valid BOOLEAN, agrees BOOLEAN,
+    error_line INTEGER, error_rule VARCHAR, error_message VARCHAR,
+    totals INTEGER[], match_points INTEGER[], winner VARCHAR,
+    file VARCHAR, line INTEGER, header_extra JSON, import_id INTEGER, imported_at TIMESTAMP);
+CREATE TABLE seats (game VARCHAR, seat TINYINT, player VARCHAR);
+CREATE TABLE hands (
+    game VARCHAR, ord SMALLINT,  -- ord: 1, 2, ... in log order (a replayed void hand keeps its number)
+    hand SMALLINT, line INTEGER, starter TINYINT, indicator VARCHAR,
+    result VARCHAR,          -- finish, exhausted, void, invalid, unfinished
+    finisher TINYINT, finish_kinds VARCHAR[], scores INTEGER[], penalty_totals INTEGER[],
+    totals INTEGER[], error_line INTEGER, error_rule VARCHAR, error_message VARCHAR,
+    recorded_result VARCHAR, recorded_scores INTEGER[]);
+CREATE TABLE hand_seats (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR,
+    score INTEGER, penalties INTEGER, total INTEGER, opened BOOLEAN, finished BOOLEAN);
+CREATE TABLE penalties (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, points INTEGER,
+    rule VARCHAR, line INTEGER);
+CREATE TABLE openings (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, kind VARCHAR,
+    value INTEGER, threshold INTEGER, line INTEGER);
+CREATE TABLE mismatches (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, kind VARCHAR, seat TINYINT, line INTEGER,
+    recorded JSON, computed JSON);
+CREATE TABLE events (
+    game VARCHAR, seq INTEGER,   -- seq: 1, 2, ... after the game event, in log order
+    line INTEGER, ord SMALLINT, hand SMALLINT, type VARCHAR, seat TINYINT,
+    tile VARCHAR, tiles VARCHAR[], melds VARCHAR[][], pairs VARCHAR[][], meld INTEGER,
+    t DOUBLE, what VARCHAR, points INTEGER, reason VARCHAR, starter TINYINT, indicator VARCHAR,
+    racks VARCHAR[][], deck VARCHAR[], scores INTEGER[],
+    extra JSON,              -- fields LOG_FORMAT does not define for this type, kept as read
+    valid BOOLEAN);          -- false from a hand's first illegal move on (the valid prefix is true)
+"""),
+    (2, "indexes for the dashboard's reads", """
+CREATE INDEX events_game ON events (game);
+CREATE INDEX hands_game ON hands (game);
+CREATE INDEX seats_player ON seats (player);
+"""),
+]
+LATEST = MIGRATIONS[-1][0]
+
+# the tables a game's rows live in (deleted together by --replace)
+GAME_TABLES = ("events", "mismatches", "openings", "penalties", "hand_seats", "hands", "seats", "games")
+
+
+class StoreError(RuntimeError):
+    """A store problem worth a message rather than a traceback."""
+
+
+class DatabaseBusy(StoreError):
+    """Another process holds the database file."""
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    has = con.execute("SELECT count(*) FROM information_schema.tables "
+                      "WHERE table_name = 'schema_migrations'").fetchall()[0][0]
+    if not has:
+        return 0
+    return con.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").fetchall()[0][0]
+
+
+def migrate(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> list[int]:
+    """Apply the migrations not yet applied (each in its own transaction); return their numbers."""
+    con.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name VARCHAR, applied_at TIMESTAMP)")
+    done = {r[0] for r in con.execute("SELECT version FROM schema_migrations").fetchall()}
+    applied = []
+    for version, name, sql in MIGRATIONS:
+        if version in done or (upto is not None and version > upto):
+            continue
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(sql)
+            con.execute("INSERT INTO schema_migrations VALUES (?, ?, now())", [version, name])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
+
+
+# ---- connections --------------------------------------------------------------------------
+
+def db_path(path: str | os.PathLike[str] | None = None) -> Path:
+    """``path``, else $ISTAKA_DB, else data/istaka.duckdb in the repository."""
+    if path:
+        return Path(path)
+    env = os.environ.get(ENV_DB)
+    return Path(env) if env else DEFAULT_DB
+
+
+def _is_lock_error(e: Exception) -> bool:
+    msg = str(e)
+    return "lock" in msg.lower() and ("Conflicting lock" in msg or "Could not set lock" in msg)
+
+
+def _open(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + wait
+    delay = 0.02
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only)
+        except duckdb.IOException as e:
+            if not _is_lock_error(e):
+                raise
+            if time.monotonic() >= deadline:
+                holder = str(e).split("Conflicting lock is held in", 1)[-1].split(".", 1)[0].strip()
+                what = ("an import or another writer is using it" if read_only
+                        else "another process (the dashboard, an import) has it open")
+                raise DatabaseBusy(
+                    f"database {path} is busy: {what} (held by {holder}); waited {wait:g}s. "
+                    f"Retry when the other process is done, or close it"
+                    + ("" if read_only else " (the dashboard only holds the file while it reads)")
+                    + ".") from None
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.25)
+
+
+def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
+            wait: float | None = None, seed: bool | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the database, creating and migrating it when needed.
+
+    A new database at the default location (``path`` None) is filled with data/sample/ first
+    (``seed``). A read-only open of a missing or outdated database first creates or migrates it
+    read-write, then reopens it read-only. Lock conflicts are retried for ``wait`` seconds.
+    """
+    p = db_path(path)
+    seed = (path is None) if seed is None else seed
+    if wait is None:
+        wait = READ_WAIT if read_only else LOCK_WAIT
+    if read_only:
+        if p.exists():
+            con = _open(p, True, wait)
+            try:
+                if schema_version(con) >= LATEST:
+                    return con
+            except BaseException:
+                con.close()
+                raise
+            con.close()
+        _open_writable(p, wait, seed).close()
+        return _open(p, True, wait)
+    return _open_writable(p, wait, seed)
+
+
+def _open_writable(p: Path, wait: float, seed: bool) -> duckdb.DuckDBPyConnection:
+    fresh = not p.exists()
+    if fresh:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    con = _open(p, False, wait)
+    try:
+        version = schema_version(con)
+        if version > LATEST:
+            raise StoreError(f"database {p} has schema version {version}, newer than this code ({LATEST})")
+        migrate(con)
+        if fresh and seed and SAMPLE_DIR.is_dir():
+            import_paths(con, [str(SAMPLE_DIR)])
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+@contextlib.contextmanager
+def reading(path: str | os.PathLike[str] | None = None, wait: float | None = None
+            ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection for one burst of reads, closed after: an import can run between."""
+    con = connect(path, read_only=True, wait=wait)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+# ---- from a replayed game to rows ---------------------------------------------------------
+
+def game_checksum(g: GameLog) -> str:
+    """SHA-256 of the game's content (events without line numbers, keys sorted)."""
+    text = json.dumps(g.content(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _parse_started(text: Any) -> datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        d = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    if d.tzinfo is not None:
+        d = d.astimezone(timezone.utc).replace(tzinfo=None)
+    return d
+
+
+EVENT_COLUMNS = ("game", "seq", "line", "ord", "hand", "type", "seat", "tile", "tiles", "melds", "pairs",
+                 "meld", "t", "what", "points", "reason", "starter", "indicator", "racks", "deck",
+                 "scores", "extra", "valid")
+# event fields with a typed column of their own, per type; anything else goes to 'extra'
+_TYPED = {k: set(v) | {"type", "game", "hand", "t"} | ({"seat"} if k in SEATED else set())
+          for k, v in FIELDS.items()}
+HEADER_FIELDS = {"type", "game", "variant", "rules", "players", "hands", "started", "site"}
+
+
+@dataclass
+class GameRows:
+    """Everything one game writes, table by table, as lists of column-ordered tuples."""
+
+    game: str
+    checksum: str
+    valid: bool
+    rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    import_id: int | None = None
+
+    @property
+    def events(self) -> int:
+        return len(self.rows.get("events", ()))
+
+
+def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
+    """The rows of every table for one replayed game (pure: runs in import workers)."""
+    h = g.header
+    players = list(res.players) + [""] * (4 - len(res.players))
+    rules = json.dumps(res.rules.to_dict()) if res.rules is not None else None
+    err = res.error
+    if err is None:
+        err = next((hr.error for hr in res.hands if hr.error), None)
+    totals = res.totals
+    winner = players[min(range(4), key=lambda s: totals[s])] if res.hands else None
+    extra = {k: v for k, v in h.items() if k not in HEADER_FIELDS}
+    mp = res.match_points if res.error is None else None
+    games = [(g.id, checksum, h.get("variant"), rules,
+              json.dumps(h["rules"], ensure_ascii=False) if "rules" in h else None,
+              h.get("site"), _parse_started(h.get("started")), h.get("started"), h.get("hands"),
+              len(res.hands), res.valid, res.agrees,
+              err["line"] if err else None, err.get("rule") if err else None, err["message"] if err else None,
+              totals, mp, winner, g.file, g.line,
+              json.dumps(extra, ensure_ascii=False) if extra else None)]
+    seats = [(g.id, s, players[s]) for s in range(4)]
+    hands, hand_seats, pens, opens, mism = [], [], [], [], []
+    starts: list[tuple[int, int]] = []  # (line, ord)
+    hand_events = {ln: ev for ln, ev in g.events if ev["type"] == "hand"}
+    for i, hr in enumerate(res.hands, 1):
+        starts.append((hr.line, i))
+        hev = hand_events.get(hr.line, {})
+        pen_tot = [0, 0, 0, 0]
+        for p in hr.penalties:
+            pen_tot[p.seat] += p.points
+            pens.append((g.id, i, hr.hand, p.seat, players[p.seat], p.points, p.rule, p.line))
+        e = hr.error or {}
+        rec = hr.recorded_end or {}
+        hands.append((g.id, i, hr.hand, hr.line, hev.get("starter"), hev.get("indicator"), hr.result,
+                      hr.finisher, list(hr.finish_kinds), list(hr.scores), pen_tot, hr.totals(),
+                      e.get("line"), e.get("rule"), e.get("message"), rec.get("reason"), rec.get("scores")))
+        opened = {o["seat"] for o in hr.openings}
+        for s in range(4):
+            hand_seats.append((g.id, i, hr.hand, s, players[s], hr.scores[s], pen_tot[s],
+                               hr.scores[s] + pen_tot[s], s in opened, hr.finisher == s))
+        for o in hr.openings:
+            opens.append((g.id, i, hr.hand, o["seat"], players[o["seat"]], o["kind"], o["value"],
+                          o["threshold"], o["line"]))
+        for m in hr.mismatches:
+            mism.append((g.id, i, hr.hand, m["kind"], m.get("seat"), m.get("line"),
+                         json.dumps(m.get("recorded")), json.dumps(m.get("computed"))))
+    events = []
+    k = 0
+    cur_ord: int | None = None
+    bad_from: int | None = None  # line of the current hand's first illegal move
+    err_by_ord = {i: (hr.error or {}).get("line") for i, hr in enumerate(res.hands, 1)}
+    game_bad = res.error is not None
+    for seq, (ln, ev) in enumerate(g.events, 1):
+        while k < len(starts) and starts[k][0] <= ln:
+            cur_ord = starts[k][1]
+            bad_from = err_by_ord[cur_ord]
+            k += 1
+        kind = ev["type"]
+        typed = _TYPED[kind]
+        ex = {f: v for f, v in ev.items() if f not in typed}
+        t = ev.get("t")
+        events.append((
+            g.id, seq, ln, cur_ord, ev.get("hand"), kind, ev.get("seat") if "seat" in typed else None,
+            ev.get("tile") if "tile" in typed else None, ev.get("tiles") if "tiles" in typed else None,
+            ev.get("melds") if "melds" in typed else None, ev.get("pairs") if "pairs" in typed else None,
+            ev.get("meld") if "meld" in typed else None, float(t) if t is not None else None,
+            ev.get("what") if "what" in typed else None, ev.get("points") if "points" in typed else None,
+            ev.get("reason") if "reason" in typed else None, ev.get("starter") if "starter" in typed else None,
+            ev.get("indicator") if "indicator" in typed else None, ev.get("racks") if "racks" in typed else None,
+            ev.get("deck") if "deck" in typed else None, ev.get("scores") if "scores" in typed else None,
+            json.dumps(ex, ensure_ascii=False) if ex else None,
+            not game_bad and cur_ord is not None and (bad_from is None or ln < bad_from)))
+    return GameRows(g.id, checksum, res.valid, {
+        "games": games, "seats": seats, "hands": hands, "hand_seats": hand_seats, "penalties": pens,
+        "openings": opens, "mismatches": mism, "events": events})
+
+
+# column names per table, in the tuple order game_rows uses
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": ("game", "checksum", "variant", "rules", "rule_overrides", "site", "started", "started_text",
+              "hands_planned", "hands_played", "valid", "agrees", "error_line", "error_rule",
+              "error_message", "totals", "match_points", "winner", "file", "line", "header_extra"),
+    "seats": ("game", "seat", "player"),
+    "hands": ("game", "ord", "hand", "line", "starter", "indicator", "result", "finisher", "finish_kinds",
+              "scores", "penalty_totals", "totals", "error_line", "error_rule", "error_message",
+              "recorded_result", "recorded_scores"),
+    "hand_seats": ("game", "ord", "hand", "seat", "player", "score", "penalties", "total", "opened", "finished"),
+    "penalties": ("game", "ord", "hand", "seat", "player", "points", "rule", "line"),
+    "openings": ("game", "ord", "hand", "seat", "player", "kind", "value", "threshold", "line"),
+    "mismatches": ("game", "ord", "hand", "kind", "seat", "line", "recorded", "computed"),
+    "events": EVENT_COLUMNS,
+}
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+def _arrow_types() -> dict[str, Any]:
+    import pyarrow as pa
+
+    s, i, b = pa.string(), pa.int64(), pa.bool_()
+    ls, li = pa.list_(pa.string()), pa.list_(pa.int64())
+    lls = pa.list_(ls)
+    kinds: dict[Any, tuple[str, ...]] = {
+        i: ("seq", "line", "ord", "hand", "seat", "starter", "finisher", "points", "value", "threshold",
+            "meld", "hands_planned", "hands_played", "error_line", "score", "penalties", "total"),
+        b: ("valid", "agrees", "opened", "finished"),
+        pa.float64(): ("t",),
+        pa.timestamp("us"): ("started", "imported_at"),
+        ls: ("finish_kinds", "tiles", "deck"),
+        li: ("totals", "match_points", "scores", "penalty_totals", "recorded_scores"),
+        lls: ("melds", "pairs", "racks"),
+    }
+    kinds[i] += ("import_id",)
+    out = {c: t for t, cs in kinds.items() for c in cs}
+    return {c: out.get(c, s) for cols in (*COLUMNS.values(), ("import_id", "imported_at")) for c in cols}
+
+
+_TYPES: dict[str, Any] | None = None
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[Any, ...]],
+            cols: Sequence[str] | None = None) -> None:
+    """Insert rows (tuples in ``cols`` order, COLUMNS[table] by default) in one statement via Arrow."""
+    global _TYPES
+    import pyarrow as pa
+
+    if not rows:
+        return
+    if _TYPES is None:
+        _TYPES = _arrow_types()
+    cols = cols or COLUMNS[table]
+    data = list(zip(*rows))
+    tbl = pa.table({c: pa.array(data[n], type=_TYPES[c]) for n, c in enumerate(cols)})
+    con.register("_istaka_batch", tbl)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _istaka_batch")  # table: a constant name
+    finally:
+        con.unregister("_istaka_batch")
+
+
+def _delete_games(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> None:
+    for table in GAME_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE game IN (SELECT unnest(?::VARCHAR[]))", [list(ids)])
+
+
+def write_games(con: duckdb.DuckDBPyConnection, batch: Sequence[GameRows], replace_ids: Iterable[str] = (),
+                extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+    """Write whole games in one transaction (with ``extra`` writes); all or nothing."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        replace_ids = list(replace_ids)
+        if replace_ids:
+            _delete_games(con, replace_ids)
+        for table in COLUMNS:
+            if table == "games":
+                now = datetime.now()
+                _insert(con, table, [r + (g.import_id, now) for g in batch for r in g.rows[table]],
+                        COLUMNS[table] + ("import_id", "imported_at"))
+                continue
+            _insert(con, table, [r for g in batch for r in g.rows[table]])
+        names = sorted({r[2] for g in batch for r in g.rows["seats"]})
+        if names:
+            con.execute("INSERT OR IGNORE INTO players SELECT unnest(?::VARCHAR[])", [names])
+        if extra is not None:
+            extra(con)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
+# ---- import -------------------------------------------------------------------------------
+
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+
+def expand_paths(paths: Iterable[str]) -> list[Path]:
+    """Files, directories (searched recursively for .jsonl/.jsonl.gz) and globs, in a stable order."""
+    out: list[Path] = []
+    for raw in paths:
+        matches = [Path(m) for m in sorted(globmod.glob(raw, recursive=True))] if globmod.has_magic(raw) else [Path(raw)]
+        if not matches or not all(m.exists() for m in matches):
+            raise StoreError(f"no such file or directory: {raw}")
+        for m in matches:
+            if m.is_dir():
+                out.extend(sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(LOG_SUFFIXES)))
+            else:
+                out.append(m)
+    seen: set[Path] = set()
+    return [p for p in out if not (p.resolve() in seen or seen.add(p.resolve()))]  # type: ignore[func-returns-value]
+
+
+@dataclass
+class Unchanged:
+    game: str
+    checksum: str
+    line: int
+
+
+@dataclass
+class Conflict:
+    game: str
+    checksum: str
+    line: int
+
+
+@dataclass
+class FilePrep:
+    """A file read and its new games replayed, ready to store (made in a worker process)."""
+
+    file: str
+    checksum: str
+    bytes: int
+    errors: list[ReadError]
+    games: list[GameRows | Unchanged | Conflict]
+    events: int = 0
+
+
+_KNOWN: dict[str, str] = {}
+
+
+def _init_worker(known: dict[str, str]) -> None:
+    global _KNOWN
+    _KNOWN = known
+
+
+def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False) -> FilePrep:
+    """Read a file and replay every game the database does not hold yet (``known``: id -> checksum)."""
+    known = _KNOWN if known is None else known
+    p = Path(path)
+    raw = p.read_bytes()
+    prep = FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), [], [])
+    rr = read_file(p)
+    prep.errors = rr.errors
+    for g in rr.games:
+        prep.events += len(g.events) + 1
+        cs = game_checksum(g)
+        have = known.get(g.id)
+        if have == cs:
+            prep.games.append(Unchanged(g.id, cs, g.line))
+        elif have is not None and not replace:
+            prep.games.append(Conflict(g.id, cs, g.line))
+        else:
+            prep.games.append(game_rows(g, replay_game(g, keep_steps=False), cs))
+    return prep
+
+
+def _prepare_remote(args: tuple[str, bool]) -> FilePrep:
+    return prepare_file(args[0], None, args[1])
+
+
+@dataclass
+class ImportSummary:
+    files: int = 0
+    games: int = 0
+    events: int = 0
+    stored: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    invalid: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        return (f"{self.files} files, {self.games} games ({self.events} events) in {self.seconds:.1f}s: "
+                f"{self.stored} stored, {self.unchanged} unchanged, {self.conflicts} conflicts, "
+                f"{self.invalid} invalid, {self.failed} failed")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int) -> Iterator[FilePrep]:
+    if workers <= 1 or len(files) < 2:
+        for f in files:
+            yield prepare_file(f, known, replace)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn: never fork a process that has DuckDB's threads running
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(known,)) as ex:
+        yield from ex.map(_prepare_remote, [(str(f), replace) for f in files], chunksize=1)
+
+
+def default_workers(files: Sequence[Path]) -> int:
+    """Replay in worker processes only when there is enough to gain over their start-up."""
+    size = sum(f.stat().st_size for f in files)
+    if len(files) < 2 or size < 4_000_000:
+        return 1
+    return max(1, min(os.cpu_count() or 1, len(files), 8))
+
+
+def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replace: bool = False,
+                 batch_games: int = 200, workers: int | None = None, progress: bool = False) -> ImportSummary:
+    """Import log files into the store; see the module docstring for the guarantees.
+
+    Games are written in transactions of up to ``batch_games`` whole games (1: one transaction
+    per game); a transaction that fails is rolled back and its games retried one by one, so a
+    bad game never takes good ones with it.
+    """
+    t0 = time.perf_counter()
+    files = expand_paths(paths)
+    summary = ImportSummary(files=len(files))
+    known: dict[str, str] = dict(con.execute("SELECT game, checksum FROM games").fetchall())
+    if workers is None:
+        workers = default_workers(files)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, desc="import",
+                   leave=False)
+    pending: list[GameRows] = []
+    pending_replace: list[str] = []
+
+    def flush(on_fail: Callable[[GameRows, str], None],
+              extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+        nonlocal pending, pending_replace
+        batch, rep = pending, pending_replace
+        pending, pending_replace = [], []
+        try:
+            write_games(con, batch, rep, extra)
+            return
+        except duckdb.Error as e:
+            if len(batch) == 1:
+                on_fail(batch[0], str(e))
+                batch = []
+        for g in batch:  # retry one game per transaction: a bad game never takes good ones along
+            try:
+                write_games(con, [g], [g.game] if g.game in rep else [])
+            except duckdb.Error as e:
+                on_fail(g, str(e))
+        if extra is not None:
+            write_games(con, [], (), extra)
+
+    try:
+        for prep in _preps(files, known, replace, workers):
+            import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
+            started = datetime.now()
+            counts = dict(games=0, stored=0, unchanged=0, conflicts=0, invalid=0, failed=0)
+            errs: list[tuple[Any, ...]] = []
+            for e in prep.errors:
+                errs.append((import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message))
+            counts["failed"] += len({(e.game, e.line) if e.game is None else e.game for e in prep.errors})
+
+            def on_fail(g: GameRows, msg: str, counts: dict[str, int] = counts,
+                        errs: list[tuple[Any, ...]] = errs, import_id: int = import_id, file: str = prep.file) -> None:
+                counts["stored"] -= 1
+                counts["invalid"] -= not g.valid
+                counts["failed"] += 1
+                known.pop(g.game, None)
+                errs.append((import_id, file, g.rows["games"][0][19], g.game, "store", None, None,
+                             f"could not be stored: {msg}"))
+
+            for g in prep.games:
+                counts["games"] += 1
+                have = known.get(g.game)
+                if have == g.checksum:
+                    counts["unchanged"] += 1
+                    continue
+                if isinstance(g, Conflict) or (have is not None and not replace):
+                    counts["conflicts"] += 1
+                    errs.append((import_id, prep.file, g.line if isinstance(g, (Conflict, Unchanged)) else
+                                 g.rows["games"][0][19], g.game, "conflict", None, "game",
+                                 f"game {g.game!r} is already stored with different content; not merged "
+                                 f"(import with --replace to overwrite it)"))
+                    continue
+                if isinstance(g, Unchanged):  # its id was stored from another file earlier in this run
+                    counts["unchanged"] += 1
+                    continue
+                g.import_id = import_id
+                if have is not None:
+                    pending_replace.append(g.game)
+                pending.append(g)
+                known[g.game] = g.checksum
+                counts["stored"] += 1
+                counts["invalid"] += not g.valid
+                if len(pending) >= batch_games:
+                    flush(on_fail)
+
+            def record(c: duckdb.DuckDBPyConnection, prep: FilePrep = prep, import_id: int = import_id,
+                       started: datetime = started, counts: dict[str, int] = counts,
+                       errs: list[tuple[Any, ...]] = errs) -> None:
+                # a file's errors are those of its latest import
+                c.execute("DELETE FROM import_errors WHERE file = ?", [prep.file])
+                c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(),
+                           counts["games"], prep.events, counts["stored"], counts["unchanged"],
+                           counts["conflicts"], counts["invalid"], counts["failed"]])
+                if errs:
+                    c.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", errs)
+
+            flush(on_fail, record)
+            for k in ("games", "stored", "unchanged", "conflicts", "invalid", "failed"):
+                setattr(summary, k, getattr(summary, k) + counts[k])
+            summary.events += prep.events
+            if bar is not None:
+                bar.update(prep.bytes)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+# ---- export -------------------------------------------------------------------------------
+
+EXPORT_TABLES = ("games", "seats", "players", "hands", "hand_seats", "events", "penalties", "openings",
+                 "mismatches", "imports", "import_errors")
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, directory: str | Path) -> list[Path]:
+    """Write each table as DIR/<table>.parquet (readable by pandas, Polars, Spark, DuckDB)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    out = []
+    for t in EXPORT_TABLES:
+        p = d / f"{t}.parquet"
+        con.table(t).write_parquet(str(p))
+        out.append(p)
+    return out
