@@ -44,7 +44,7 @@ SAMPLE_TABLES: tuple[tuple[str, dict[str, Any] | None, int], ...] = (
     ("51", {"cezali": False}, 7),
 )
 
-SAMPLE_GAMES = 48
+SAMPLE_GAMES = 60
 SAMPLE_SEED = 2026
 
 
@@ -109,7 +109,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p = sub.add_parser("simulate", help="self-play games by bots, written as v1 game logs")
-    p.add_argument("--games", type=int, help="how many games (sample: 48)")
+    p.add_argument("--games", type=int, help="how many games (sample: 60)")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
     p.add_argument("--rules", help='option overrides as JSON, e.g. \'{"esli": true}\'')
     p.add_argument("--bots", default="greedy,greedy,greedy,greedy",

@@ -8,8 +8,10 @@ thresholds, and a redacted state (other racks empty, no deck) for a turn plan. W
 
 from __future__ import annotations
 
+import importlib
 import random
 from functools import lru_cache
+from dataclasses import replace
 from typing import Any, Iterable
 
 from . import botmelds as BM
@@ -23,8 +25,12 @@ _GREEDY = GreedyBot(random.Random(0))  # its take() draws on no randomness
 
 @lru_cache(maxsize=1)
 def _solver() -> Any:
+    """analysis.solver with the modules it loads lazily, or None while it is not all there."""
     try:
         from . import solver
+
+        for name in ("solver_pairs", "solver_turn"):  # best_pairs_opening, best_turn import these
+            importlib.import_module(f"{__package__}.{name}")
     except ImportError:
         return None
     return solver
@@ -72,12 +78,18 @@ def _layoff_events(seat: int, items: Iterable[Any]) -> list[Event]:
 
 
 def _plans(v: View, take: Tile | None) -> tuple[Any, Any]:
+    """The best points and pairs openings of the seat's rack; ``take``: a discard it may take (not
+    yet in the rack). A discard already taken this turn must be used (P2)."""
     S = _solver()
     r = v.rules
-    table = tuple(m for m in v.table if m is not None) if r.layoff_opening_turn else ()
-    pts = S.best_points_opening(v.rack, v.okey, rules=r, threshold=v.points_threshold(), take=take, table=table)
+    s = v.state
+    must = s.took if (take is None and s.took_unopened) else None
+    table = v.table if r.layoff_opening_turn else ()
+    pts = S.best_points_opening(v.rack, v.okey, rules=r, threshold=v.points_threshold(), take=take,
+                                table=table, must_use=must, end_counts=s.end_counts)
     twin = v.indicator if v.twin_shown and v.indicator in v.rack else None
-    prs = S.best_pairs_opening(v.rack, v.okey, rules=r, threshold=v.pairs_threshold(), twin=twin, take=take)
+    prs = S.best_pairs_opening(v.rack, v.okey, rules=r, threshold=v.pairs_threshold(), twin=twin,
+                               take=take, must_use=must)
     return pts, prs
 
 
@@ -115,27 +127,40 @@ def place(v: View) -> list[Event]:
             return [ev] if ev is not None else []
         return _opened_moves(v)
     if not v.opened:
-        s = v.state
-        take = s.took if s.took_unopened else None
-        pts, prs = _plans(v, take)
+        pts, prs = _plans(v, None)
         ev = _choose_opening(v, pts, prs)
         if ev is None or v.legal(ev) is None:
             return []
         out = [ev]
         if "melds" in ev and v.rules.layoff_opening_turn:
-            out += _layoff_events(v.seat, getattr(pts, "layoffs", ()) or ())
+            out += _layoff_events(v.seat, pts.layoffs)
         return out
-    plan = S.best_turn(v.state, v.seat)
+    return _turn_events(v, S.best_turn(v.state, v.seat))
+
+
+def _turn_events(v: View, plan: Any) -> list[Event]:
+    """A turn plan as events: swaps first (a freed okey may be used at once), melds, pairs,
+    then lay-offs."""
     out: list[Event] = []
-    for x in getattr(plan, "swaps", ()) or ():
+    for x in plan.swaps:
         m, ts = _target_and_tiles(x)
         out.append(_ev("swap", v.seat, meld=m, tiles=ts))
-    melds = [_group_text(m) for m in (getattr(plan, "melds", ()) or ())]
-    if melds:
-        key = "pairs" if all(len(m) == 2 for m in melds) else "melds"
-        out.append(_ev("meld", v.seat, **{key: melds}))
-    out += _layoff_events(v.seat, getattr(plan, "layoffs", ()) or ())
+    if plan.melds:
+        out.append(_ev("meld", v.seat, melds=[_group_text(m) for m in plan.melds]))
+    if plan.pairs:
+        out.append(_ev("meld", v.seat, pairs=[_group_text(p) for p in plan.pairs]))
+    out += _layoff_events(v.seat, plan.layoffs)
     return out
+
+
+def _turn_penalty(v: View, extra: Tile | None = None) -> int:
+    """The rack penalty (E5) left after the best turn, as if it were this seat's play phase."""
+    s = v.state
+    rack = v.rack + ((extra,) if extra is not None else ())
+    racks = tuple(rack if k == v.seat else r for k, r in enumerate(s.racks))
+    hypo = replace(s, racks=racks, phase="play", turn=v.seat)
+    plan = _solver().best_turn(hypo, v.seat)
+    return -1 if plan.finishes else plan.penalty
 
 
 def take(v: View) -> bool:
@@ -146,16 +171,11 @@ def take(v: View) -> bool:
     if S is None:
         return _GREEDY.take(v)
     if not v.opened:
-        pts, prs = _plans(v.after(_ev("take", v.seat, tile=str(t))), t)
+        pts, prs = _plans(v, t)
         return _choose_opening(v.after(_ev("take", v.seat, tile=str(t))), pts, prs) is not None
-    # opened: worth it when the tile lowers the rack's end penalty by more than its own value
-    face = v.okey if t.is_joker else t
-    if any(m is not None and m.kind != M.PAIR and M.fits(m.kind, m.tiles, face) for m in v.table):
-        return True
-    c, w = BM.counts_of(v.rack, v.okey)
-    before = BM.partition(c, w).value
-    c2, w2 = BM.counts_of(v.rack + (t,), v.okey)
-    return BM.partition(c2, w2).value > before + face.number
+    # opened: worth it when the tile saves more than its own value, or lets him finish
+    with_t = _turn_penalty(v, t)
+    return with_t < 0 or with_t <= _turn_penalty(v)
 
 
 def declare(v: View) -> bool:
