@@ -1,6 +1,7 @@
 """The dashboard's entrypoint: ``streamlit run dashboard/app.py`` from the repository root.
 
-Shared state is set up here (language, page styles), then ``st.navigation`` runs the page.
+Shared state is set up here (language, page styles), then ``st.navigation`` runs the page
+(one file per page in ``dashboard/views/``).
 Pages read through :mod:`dashboard.data`, call ``analysis/`` and draw; they hold no SQL and
 no rules.
 """
@@ -20,20 +21,23 @@ from dashboard import data  # noqa: E402
 from dashboard.i18n import LANGS, t  # noqa: E402
 from dashboard.tiles_view import CSS  # noqa: E402
 
-st.set_page_config(page_title="Istaka", page_icon="🀄", layout="wide")
+st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
 
 with st.sidebar:  # the language is kept in the URL (?lang=en), so a shared link keeps it
     st.segmented_control(t("language", data.lang()), LANGS, key="lang", default="tr", required=True,
                          bind="query-params", format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])
 lang = data.lang()
-st.markdown(CSS, unsafe_allow_html=True)
+st.html(CSS)  # style-only HTML is added to the page itself, not in a frame
 
-PAGES = ROOT / "dashboard" / "pages"
+# The pages live in views/, not pages/: with a pages/ folder next to the entrypoint, a freshly
+# started Streamlit runs a deep link (/replay?game=...) as a v1 multipage app, without this
+# script and its st.navigation, until someone has opened "/" once.
+PAGES = ROOT / "dashboard" / "views"
 pages = [
-    st.Page(PAGES / "games.py", title=t("page_games", lang), icon="🗂️", url_path="games", default=True),
-    st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon="▶️", url_path="replay"),
-    st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon="🧪", url_path="lab"),
-    st.Page(PAGES / "players.py", title=t("page_players", lang), icon="📈", url_path="players"),
+    st.Page(PAGES / "games.py", title=t("page_games", lang), icon=":material/list:", url_path="games", default=True),
+    st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon=":material/play_arrow:", url_path="replay"),
+    st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon=":material/science:", url_path="lab"),
+    st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)

@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 from analysis.engine import HandState
 from analysis.rules import Rules
 from analysis.scoring import FinishInfo, multiplier
-from analysis.tiles import Tile, tile_value
+from analysis.tiles import Tile
 
 from .i18n import t
 from .tiles_view import esc, notation_row, tile_html
@@ -84,15 +84,35 @@ def running_totals(state: HandState, before: Sequence[int]) -> list[int]:
 # ---- the solver's suggestion against what was played -------------------------------------
 
 def _get(d: Any, *keys: str, default: Any = None) -> Any:
+    """A field of a solver result, whether it is a dict or an object."""
     for k in keys:
-        if isinstance(d, Mapping) and k in d:
-            return d[k]
+        if isinstance(d, Mapping):
+            if k in d:
+                return d[k]
+        elif d is not None and hasattr(d, k):
+            return getattr(d, k)
     return default
 
 
-def rack_penalty(rack: Sequence[Tile], okey: Tile, okey_charge: int) -> int:
-    """E5 for an opened player's rack: tile values, plus the charge per okey held."""
-    return sum(tile_value(x, okey) for x in rack) + okey_charge * sum(1 for x in rack if x == okey)
+def opening_html(res: Any, okey: Tile, lang: str, *, kind: str) -> str:
+    """A best points (per) or pairs (çift) opening drawn as tiles: value, threshold, tiles left."""
+    if not res:
+        return ""
+    ok = _get(res, "reaches", default=False)
+    if kind == "points":
+        title = t("best_points", lang, v=_get(res, "value", default=0), t=_get(res, "threshold", default="?"))
+        melds = _get(res, "melds", default=[]) or []
+    else:
+        title = t("best_pairs", lang, v=_get(res, "count", "value", default=0), t=_get(res, "threshold", default="?"))
+        melds = _get(res, "pairs", default=[]) or []
+    badge = (f'<span class="ist-badge {"open" if ok else "closed"}">'
+             f'{esc(t("reaches" if ok else "not_reaches", lang))}</span>')
+    rows = "".join(f'<span class="ist-meld">{notation_row([str(x) for x in m], okey, small=True)}</span>'
+                   for m in melds if isinstance(m, (list, tuple)))
+    left = [str(x) for x in (_get(res, "left", default=[]) or [])]
+    return (f'<div class="ist-plain" data-kind="{kind}"><div><b>{esc(title)}</b> {badge}</div>'
+            f'<div>{rows or esc(t("none", lang))}</div>'
+            f'<div class="lbl">{esc(t("left", lang))}: {notation_row(left, okey, small=True)}</div></div>')
 
 
 def played(before: HandState, after: HandState, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -140,16 +160,10 @@ def compare(sol: Mapping[str, Any] | None, before: HandState, did: Mapping[str, 
         out.append(t("cmp_kept_okey", lang))
     best_pen = _get(plan, "penalty")
     if isinstance(best_pen, int):
-        rack = list(did["rack"])
-        # the turn's discard has left the rack already: compare what stays before it (E5)
-        mine = rack_penalty(rack, before.okey, before.rules.okey_in_rack)
-        if did["events"] and did["events"][-1].get("type") == "discard":
-            try:
-                d = Tile.parse(did["events"][-1]["tile"])
-                mine = rack_penalty(rack, before.okey, before.rules.okey_in_rack)
-                _ = d
-            except ValueError:
-                pass
+        from analysis.solver import rack_penalty as solver_penalty
+
+        op = before.opened[seat]
+        mine = solver_penalty(list(did["rack"]), before.okey, before.rules, op is not None and op.kind == "pairs")
         if mine > best_pen:
             out.append(t("cmp_left_more", lang, v=mine, best=best_pen))
     if not out:
@@ -171,17 +185,8 @@ def suggestion_html(sol: Mapping[str, Any], state: HandState, seat: int, lang: s
         parts.append(f'<div class="lbl">{esc(t("left", lang))}: {notation_row([str(x) for x in items], okey, small=True)}</div>')
 
     if state.opened[seat] is None:
-        pts = _get(sol, "points") or {}
-        prs = _get(sol, "pairs") or {}
-        if pts:
-            ok = t("reaches", lang) if _get(pts, "reaches") else t("not_reaches", lang)
-            melds_block(t("best_points", lang, v=_get(pts, "value", default=0),
-                          t=_get(pts, "threshold", default="?")) + f" — {ok}", _get(pts, "melds", default=[]))
-            left_block(_get(pts, "left", default=[]))
-        if prs:
-            ok = t("reaches", lang) if _get(prs, "reaches") else t("not_reaches", lang)
-            melds_block(t("best_pairs", lang, v=_get(prs, "count", "value", default=0),
-                          t=_get(prs, "threshold", default="?")) + f" — {ok}", _get(prs, "pairs", default=[]))
+        parts.append(opening_html(_get(sol, "points"), okey, lang, kind="points"))
+        parts.append(opening_html(_get(sol, "pairs"), okey, lang, kind="pairs"))
     else:
         plan = _get(sol, "plan") or {}
         parts.append(f'<div><b>{esc(t("plan", lang, p=_get(plan, "penalty", default="?")))}</b></div>')

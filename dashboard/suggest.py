@@ -30,4 +30,7 @@ def solve(game: str, hand: int, step: int, state: HandState, seat: int) -> dict[
     """``analysis.solver.solve(state, seat)`` for the state at ``step``; None without a solver."""
     if _solver is None:
         return None
-    return _solve(game, hand, step, seat, data.version(), state)
+    try:
+        return _solve(game, hand, step, seat, data.version(), state)
+    except ImportError:  # a solver module still missing: show the board without suggestions
+        return None

@@ -1,0 +1,101 @@
+"""The Players page's plotly figures, built from ``analysis.queries`` frames (cached)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from . import data
+from .i18n import t
+
+PALETTE = ["#d0281f", "#1560bd", "#e08600", "#1b1b1b", "#2e9d44", "#8e44ad", "#16a085", "#7f8c8d"]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=340, margin=dict(l=40, r=10, t=40, b=40),
+                      legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def game_ranks(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per game and player: the game total and the rank by it (lowest total first, G1; ties share)."""
+    if not len(scores):
+        return pd.DataFrame(columns=["game", "player", "started", "total", "rank"])
+    g = scores.groupby(["game", "player"], as_index=False).agg(total=("total", "sum"), started=("started", "first"))
+    g["rank"] = g.groupby("game")["total"].rank(method="min").astype(int)
+    return g
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def player_figures(_v: int, path: str, variant: str, players: tuple[str, ...], lang: str) -> dict[str, Any]:
+    scores = data.query("player_hand_scores", variant=variant)
+    mine = scores[scores["player"].isin(players)]
+    colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
+    figs: dict[str, Any] = {}
+
+    fig = go.Figure()
+    for p in players:
+        s = mine[mine["player"] == p]
+        fig.add_trace(go.Scattergl(x=list(range(1, len(s) + 1)), y=s["cumulative"].tolist(), mode="lines", name=p,
+                                   line=dict(color=colour[p])))
+    figs["cumulative"] = _layout(fig, t("chart_cumulative", lang), t("axis_hand", lang), t("axis_total", lang))
+
+    per_game = mine.groupby(["player", "game"], as_index=False, sort=False).agg(
+        started=("started", "first"), cumulative=("cumulative", "last"), total=("total", "sum"))
+    fig = go.Figure()
+    for p in players:
+        s = per_game[per_game["player"] == p].sort_values("started")
+        fig.add_trace(go.Scattergl(x=s["started"].tolist(), y=s["cumulative"].tolist(), mode="lines+markers",
+                                   name=p, line=dict(color=colour[p]), marker=dict(size=4)))
+    figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang))
+
+    fig = go.Figure()
+    for p in players:
+        s = per_game[per_game["player"] == p]
+        fig.add_trace(go.Box(y=s["total"].tolist(), name=p, marker_color=colour[p], boxpoints="outliers"))
+    figs["game_totals"] = _layout(fig, t("chart_game_totals", lang), "", t("axis_total", lang))
+
+    ranks = game_ranks(scores)
+    ranks = ranks[ranks["player"].isin(players)]
+    fig = go.Figure()
+    for p in players:
+        counts = ranks[ranks["player"] == p]["rank"].value_counts()
+        fig.add_trace(go.Bar(x=[1, 2, 3, 4], y=[int(counts.get(r, 0)) for r in (1, 2, 3, 4)], name=p,
+                             marker_color=colour[p]))
+    fig.update_layout(barmode="group")
+    figs["ranks"] = _layout(fig, t("chart_ranks", lang), t("axis_rank", lang), t("axis_count", lang))
+
+    op = data.query("opening_values", variant=variant)
+    op = op[op["player"].isin(players) & (op["kind"] == "points")]
+    fig = go.Figure()
+    for p in players:
+        s = op[op["player"] == p]
+        fig.add_trace(go.Scatter(x=s["threshold"].tolist(), y=s["value"].tolist(), mode="markers", name=p,
+                                 marker=dict(color=colour[p], size=7, opacity=.7)))
+    if len(op):
+        lo, hi = int(op["threshold"].min()), int(max(op["threshold"].max(), op["value"].max()))
+        fig.add_trace(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", name=t("axis_threshold", lang),
+                                 line=dict(color="#999", dash="dash")))
+    figs["openings"] = _layout(fig, t("chart_openings", lang), t("axis_threshold", lang), t("axis_value", lang))
+
+    fk = data.query("finish_kinds", variant=variant)
+    fk = fk[fk["player"].isin(players)]
+    fig = go.Figure()
+    for kind in sorted(fk["kind"].unique()) if len(fk) else []:
+        s = fk[fk["kind"] == kind].set_index("player")["finishes"]
+        fig.add_trace(go.Bar(x=list(players), y=[int(s.get(p, 0)) for p in players], name=kind))
+    fig.update_layout(barmode="stack")
+    figs["finishes"] = _layout(fig, t("chart_finishes", lang), "", t("axis_count", lang))
+
+    pe = data.query("penalties", variant=variant)
+    pe = pe[pe["player"].isin(players)]
+    fig = go.Figure()
+    for rule in sorted(pe["rule"].unique()) if len(pe) else []:
+        s = pe[pe["rule"] == rule].groupby("player").size()
+        fig.add_trace(go.Bar(x=list(players), y=[int(s.get(p, 0)) for p in players], name=rule))
+    fig.update_layout(barmode="stack")
+    figs["penalties"] = _layout(fig, t("chart_penalties", lang), "", t("axis_count", lang))
+    return figs

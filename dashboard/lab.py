@@ -1,0 +1,76 @@
+"""The opening lab's reading of a typed rack and its (cached) call into the solver."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from analysis.rules import PRESETS
+from analysis.tiles import NotationError, Tile, full_set, okey_of
+
+try:
+    from analysis import solver as _solver
+except ImportError:
+    _solver = None  # type: ignore[assignment]
+
+
+@dataclass
+class ParsedRack:
+    tiles: list[Tile] = field(default_factory=list)
+    error: str | None = None
+
+
+def parse_rack(text: str, indicator: Tile) -> ParsedRack:
+    """Tiles from notation; no tile more often than the set holds, the gösterge's copy counted (T1, T2)."""
+    try:
+        tiles = [Tile.parse(x) for x in text.replace(",", " ").split()]
+    except NotationError as e:
+        return ParsedRack([], str(e))
+    have = Counter(tiles)
+    have[indicator] += 1
+    full = full_set()
+    over = sorted(str(x) for x, n in have.items() if n > full[x])
+    if over:
+        return ParsedRack(tiles, f"{', '.join(over)}: more copies than the 106-tile set holds "
+                                 f"(the gösterge {indicator} is one of them) [T1]")
+    return ParsedRack(tiles)
+
+
+def _plain(x: Any) -> Any:
+    """A solver result as plain data (dicts, lists, strings) for caching and drawing."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if hasattr(x, "to_dict"):
+        return _plain(x.to_dict())
+    if hasattr(x, "__dataclass_fields__"):
+        import dataclasses
+        return {f.name: _plain(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, (str, int, float, bool)) or x is None:
+        return x
+    return str(x)
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _best(rack: tuple[str, ...], indicator: str, variant: str, threshold: int | None,
+          take: str | None) -> dict[str, Any]:
+    assert _solver is not None
+    rules = PRESETS[variant]
+    tiles = [Tile.parse(x) for x in rack]
+    okey = okey_of(Tile.parse(indicator))
+    tk = Tile.parse(take) if take else None
+    pts = _solver.best_points_opening(tiles, okey, rules=rules, threshold=threshold, take=tk)
+    prs = _solver.best_pairs_opening(tiles, okey, rules=rules, threshold=None, take=tk)
+    return {"points": _plain(pts), "pairs": _plain(prs)}
+
+
+def best_openings(rack: list[Tile], indicator: Tile, variant: str, *, threshold: int | None = None,
+                  take: Tile | None = None) -> dict[str, Any] | None:
+    """The best points and pairs openings for a bare rack; None when the solver is missing."""
+    if _solver is None:
+        return None
+    return _best(tuple(str(x) for x in rack), str(indicator), variant, threshold, str(take) if take else None)

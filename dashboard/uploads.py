@@ -1,0 +1,77 @@
+"""Uploaded log files into the store, through the same import as ``istaka import``."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import streamlit as st
+
+from analysis import queries, store
+
+from . import data
+from .i18n import t
+
+LIMIT_MB = 50  # per file; a site's export is split into files well below this
+
+
+@dataclass
+class Message:
+    level: str  # error, warning, success, info
+    text: str
+
+
+def check(name: str, size: int, lang: str) -> str | None:
+    """Why an upload is refused (wrong name or too big), or None."""
+    if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):
+        return t("upload_bad_name", lang, name=name)
+    if size > LIMIT_MB * 1024 * 1024:
+        return t("upload_too_big", lang, name=name, size=round(size / 1024 / 1024, 1), limit=LIMIT_MB)
+    return None
+
+
+def import_uploaded(files: Sequence[Any], lang: str) -> list[Message]:
+    """Import the files not imported yet in this session; the outcome goes to session state."""
+    done: set[str] = st.session_state.setdefault("_imported_ids", set())
+    out: list[Message] = []
+    todo = []
+    for f in files:
+        fid = getattr(f, "file_id", None) or f"{f.name}:{f.size}"
+        if fid in done:
+            continue
+        why = check(f.name, f.size, lang)
+        if why:
+            out.append(Message("error", why))
+            done.add(fid)
+            continue
+        todo.append((fid, f))
+    if not todo:
+        return out
+    with tempfile.TemporaryDirectory(prefix="istaka-upload-") as tmp:
+        paths = []
+        for i, (_, f) in enumerate(todo):
+            d = Path(tmp) / str(i)  # one folder per file: the stored file name is the uploaded one
+            d.mkdir()
+            p = d / Path(f.name).name
+            p.write_bytes(f.getvalue())
+            paths.append(str(p))
+        try:
+            con = store.connect(data.db_file())
+        except store.StoreError as e:
+            return out + [Message("error", str(e))]
+        try:
+            summary = store.import_paths(con, paths, workers=1)
+            errs = queries.import_errors(con)
+        finally:
+            con.close()
+    errs = errs[errs["file"].isin(paths)].copy() if len(errs) else errs
+    if len(errs):
+        errs["file"] = [Path(x).name for x in errs["file"]]
+        errs = errs.drop(columns=[c for c in ("import_id",) if c in errs.columns])
+    for fid, _ in todo:
+        done.add(fid)
+    st.session_state["_last_import"] = {"summary": summary.to_dict(), "errors": errs}
+    out.append(Message("success" if not summary.failed and not summary.invalid else "warning", summary.line()))
+    return out

@@ -1,0 +1,46 @@
+"""Players: per player and variant, cumulative totals hand by hand and over dates, per-game
+totals and ranks, opening values against the threshold, finish kinds, penalties by rule, and a
+table of per-player statistics."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import charts, data
+from dashboard.i18n import t
+
+lang = data.lang()
+st.title(t("players_title", lang))
+
+ch = data.choices()
+if not ch["variants"]:
+    st.info(t("no_data", lang))
+    st.stop()
+c1, c2 = st.columns([1, 4])
+variants = ch["variants"]
+variant = c1.selectbox(t("filter_variant", lang), variants, index=variants.index("101") if "101" in variants else 0,
+                       key="p_variant", bind="query-params")
+scores = data.query("player_hand_scores", variant=variant)
+names = sorted(scores["player"].unique().tolist()) if len(scores) else []
+default = (scores.groupby("player").size().sort_values(ascending=False).index[:4].tolist()
+           if len(scores) else [])
+chosen = c2.multiselect(t("players_pick", lang), names, default=sorted(default), key="p_players")
+if not chosen:
+    st.info(t("no_data", lang))
+    st.stop()
+
+figs = charts.player_figures(data.version(), data.db_file(), variant, tuple(sorted(chosen)), lang)
+a, b = st.columns(2)
+a.plotly_chart(figs["cumulative"], key="ch_cumulative")
+b.plotly_chart(figs["over_dates"], key="ch_over_dates")
+a, b = st.columns(2)
+a.plotly_chart(figs["game_totals"], key="ch_game_totals")
+b.plotly_chart(figs["ranks"], key="ch_ranks")
+a, b, c = st.columns(3)
+a.plotly_chart(figs["openings"], key="ch_openings")
+b.plotly_chart(figs["finishes"], key="ch_finishes")
+c.plotly_chart(figs["penalties"], key="ch_penalties")
+
+st.subheader(t("stats_table", lang))
+stats = data.query("player_stats", variant=variant)
+st.dataframe(stats[stats["player"].isin(chosen)].round(2), hide_index=True, key="stats")

@@ -1,0 +1,107 @@
+"""One real-browser test: Debian's Chromium driven by Playwright against `streamlit run`.
+
+Opens a replay link, presses → several times, checks the step label, the URL and the rendered
+tiles, and saves a screenshot (tests/artifacts/replay.png, or $ISTAKA_SCREENSHOT).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from dashboard_logs import make_game, write_log
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    from analysis import store
+
+    log = write_log(tmp_path / "g.jsonl", [make_game("web-1", hands=2, seed=5,
+                                                     players=["Ali", "Ayşe", "Mehmet", "Zeynep"])])
+    db = tmp_path / "web.duckdb"
+    con = store.connect(db, seed=False)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+    finally:
+        con.close()
+    port = _free_port()
+    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless", "true",
+                             "--server.address", "127.0.0.1", "--server.port", str(port)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"streamlit did not start: {out[-2000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_replay_link_steps_with_the_arrow_key_and_draws_tiles(server: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    shot = Path(os.environ.get("ISTAKA_SCREENSHOT", ROOT / "tests" / "artifacts" / "replay.png"))
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1500, "height": 1300})
+            page.goto(f"{server}/replay?game=web-1&hand=1&step=2", wait_until="domcontentloaded")
+            step = page.locator('[data-testid="ist-step"]')
+            expect(step).to_have_attribute("data-step", "2", timeout=30_000)
+            # the dealt seat 1 rack holds the opening per: its tiles are drawn as tiles
+            seat1 = page.locator('.ist-seat[data-seat="1"]')
+            expect(seat1.locator('[data-tile="K9"]').first).to_be_visible()
+            step.click()  # focus the page, not a widget: the arrow keys go to the shortcuts
+            for i in range(3, 9):
+                page.keyboard.press("ArrowRight")
+                expect(step).to_have_attribute("data-step", str(i), timeout=15_000)
+            expect(page).to_have_url(re.compile(r"step=8"))
+            # step 8: seat 3 opened with five çift (pairs) on the table
+            table = page.locator(".ist-center")
+            expect(table.locator(".ist-meld")).to_have_count(8)
+            expect(page.locator('.ist-seat[data-seat="3"] .ist-badge.open')).to_have_text(re.compile("5 çift"))
+            expect(page.locator(".ist-tile.okey").first).to_be_visible()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(shot), full_page=True)
+        finally:
+            browser.close()
+    assert shot.stat().st_size > 10_000
