@@ -332,7 +332,9 @@ class SolverBot(GreedyBot):
         return solver_bot.declare(v)
 
     def discard(self, v: View) -> Tile:
-        return _least_useful(v, danger=True)
+        from . import solver_bot
+
+        return solver_bot.discard(v)
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot}
@@ -417,10 +419,15 @@ def _opened_moves(v: View) -> list[Event]:
 
 def _least_useful(v: View, *, danger: bool) -> Tile:
     """The tile a careful player throws: no okey (X3), no lay-off-able tile (X4), little use."""
+    return discard_order(v, danger=danger)[0]
+
+
+def discard_order(v: View, *, danger: bool) -> list[Tile]:
+    """The rack's tiles, the best discard first (see :func:`_least_useful`)."""
     rack = v.rack
     okey = v.okey
     if len(rack) == 1:
-        return rack[0]
+        return list(rack)
     cezali = v.rules.cezali
     p = partition_of(rack, okey)
     loose = set(leftover_tiles(rack, okey, p)) if not v.opened else set(rack)
@@ -440,7 +447,7 @@ def _least_useful(v: View, *, danger: bool) -> Tile:
             risk = _discard_danger(v, t, nxt, nxt_open)
         return (x3, x4, in_meld, use + risk, keep_high)
 
-    return min(rack, key=cost)
+    return sorted(rack, key=cost)
 
 
 def _discard_danger(v: View, t: Tile, nxt: int, nxt_open: bool) -> float:

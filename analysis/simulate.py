@@ -137,11 +137,13 @@ class _Hand:
             guard += 1
             if guard > 400:
                 raise RuntimeError(f"hand {self.number} of {self.rec.spec.game} does not end")
-            self._turn(self.state.turn)
+            self._turn(self.state.turn, may_take=guard <= 200)
         self._write({"type": "end", "reason": self.state.result, "scores": list(self.state.scores or (0,) * 4)})
         return self.state
 
-    def _turn(self, seat: int) -> None:
+    def _turn(self, seat: int, may_take: bool = True) -> None:
+        """One turn; ``may_take`` false forces draws, so bots that keep taking each other's
+        discards cannot stall a hand forever (the deck always runs out)."""
         bot = self.bots[seat]
         s = self.state
         if s.rules.declare_pairs and not s.declared[seat] and s.opened[seat] is None:
@@ -150,7 +152,7 @@ class _Hand:
         if self.state.phase == "draw":
             v = View.of(self.state, seat)
             t = v.takeable()
-            if t is None or not bot.take(v) or not self.try_play({"type": "take", "seat": seat, "tile": str(t)}):
+            if t is None or not may_take or not bot.take(v) or not self.try_play({"type": "take", "seat": seat, "tile": str(t)}):
                 self._draw(seat)
         for _ in range(60):
             if self.state.over:

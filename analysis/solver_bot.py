@@ -183,3 +183,28 @@ def declare(v: View) -> bool:
     n_pairs = len(BM.pairs(c, w))
     pts = BM.partition(c, w).value
     return n_pairs >= v.rules.open_pairs - 1 and pts < v.points_threshold() * 0.7
+
+
+def discard(v: View) -> Tile:
+    """The heuristic's few cheapest discards, judged unopened by the opening they leave."""
+    from .bots import discard_order
+
+    order = discard_order(v, danger=True)
+    S = _solver()
+    if S is None or v.opened or len(order) < 2:
+        return order[0]
+    first = order[0]
+    cands = [t for t in order[:4] if t != v.okey][:3]
+    if not cands:
+        return first
+    r = v.rules
+    best: tuple[int, int] | None = None
+    pick = first
+    for rank, t in enumerate(cands):
+        rest = list(v.rack)
+        rest.remove(t)
+        value = S.best_points_opening(rest, v.okey, rules=r, threshold=v.points_threshold()).value
+        key = (value, -rank)
+        if best is None or key > best:
+            best, pick = key, t
+    return pick
