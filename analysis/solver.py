@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import solver_core as C
 from .rules import Rules
-from .tiles import COLOURS, FALSE_OKEY, Placed, Tile
+from .tiles import COLOURS, FACES, FALSE_OKEY, Placed, Tile
 
 if TYPE_CHECKING:
     from .engine import HandState, TableMeld
@@ -82,19 +82,22 @@ def _face(t: Tile, okey: Tile) -> int:
     return (okey if t.is_joker else t).index
 
 
+_INDEX = {t: t.index for t in FACES}
+_INDEX[FALSE_OKEY] = 52
+
+
 def _encode(rack: Sequence[Tile], okey: Tile) -> tuple[list[int], int]:
-    counts = [0] * 52
-    wilds = 0
+    counts = [0] * 53
     for t in rack:
-        if t == okey:
-            wilds += 1
-        else:
-            counts[_face(t, okey)] += 1
+        counts[_INDEX[t]] += 1
+    oi = _INDEX[okey]
+    wilds = counts[oi]
+    counts[oi] = counts.pop()  # the okey face is made of false okeys only (T5)
     return counts, wilds
 
 
 def _physical(f: int, okey: Tile) -> Tile:
-    t = Tile(COLOURS[f // 13], f % 13 + 1)
+    t = FACES[f]
     return FALSE_OKEY if t == okey else t
 
 
@@ -129,9 +132,20 @@ class _Decoded:
     used: list[Tile]
 
 
+_PLACED: dict[tuple[int, Tile, bool], Placed] = {}
+
+
+def _placed(f: int, okey: Tile, wild: bool) -> Placed:
+    key = (f, okey, wild)
+    p = _PLACED.get(key)
+    if p is None:
+        p = _PLACED[key] = Placed(okey, FACES[f], True) if wild else Placed(_physical(f, okey), FACES[f])
+    return p
+
+
 def _decode(sol: C.Solution, okey: Tile) -> _Decoded:
-    ok = lambda f: Placed(okey, Tile(COLOURS[f // 13], f % 13 + 1), True)  # noqa: E731
-    real = lambda f: Placed(_physical(f, okey), Tile(COLOURS[f // 13], f % 13 + 1))  # noqa: E731
+    ok = lambda f: _placed(f, okey, True)  # noqa: E731
+    real = lambda f: _placed(f, okey, False)  # noqa: E731
     melds: list[list[Placed]] = []
     for c, a, b, wl in sorted(sol.runs):
         melds.append([ok(c * 13 + n) if n in wl else real(c * 13 + n) for n in range(a, b + 1)])
@@ -158,11 +172,10 @@ def _decode(sol: C.Solution, okey: Tile) -> _Decoded:
 
 
 def _left(rack: Sequence[Tile], used: Sequence[Tile]) -> list[Tile]:
-    rest = Counter(rack)
-    rest.subtract(used)
-    if any(v < 0 for v in rest.values()):
-        raise AssertionError(f"plan uses tiles the rack does not hold: {rest}")
-    return sorted(rest.elements())
+    rest = list(rack)
+    for t in used:
+        rest.remove(t)  # ValueError: the plan used a tile the rack does not hold (a bug)
+    return sorted(rest, key=_INDEX.__getitem__)
 
 
 def rack_penalty(left: Sequence[Tile], okey: Tile, rules: Rules, pairs: bool = False) -> int:

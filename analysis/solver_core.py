@@ -168,11 +168,29 @@ def _conv(x: tuple[int, ...] | list[int], y: tuple[int, ...] | list[int], W: int
     return out
 
 
+_COLOUR_CACHE: dict[tuple, list[int]] = {}
+
+
 def colour_best(cnt: list[int], W: int, wt: Weights, req: int, runs: bool, pairs: bool) -> list[int]:
     """Best weight of one colour's runs/pairs per okeys allowed (0..W); ``req`` 0-based or -1."""
+    if not W:
+        wt = (wt[0], wt[1], 0, 0)  # okey weights do not matter without okeys
+    key = (tuple(cnt), W, wt, req, runs, pairs)
+    hit = _COLOUR_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_COLOUR_CACHE) > _CACHE_LIMIT:
+        _COLOUR_CACHE.clear()
+    out = _COLOUR_CACHE[key] = _colour_best(cnt, W, wt, req, runs, pairs)
+    return out
+
+
+def _colour_best(cnt: list[int], W: int, wt: Weights, req: int, runs: bool, pairs: bool) -> list[int]:
     total: list[int] = [0] * (W + 1)
     found_req = req < 0
     for a, b in _pieces(cnt, W, runs):
+        if b - a < 2 and not pairs and not (a <= req <= b):
+            continue  # too short for a run
         sub = tuple(cnt[a:b + 1])
         r = req - a if a <= req <= b else -1
         if r >= 0:
@@ -192,15 +210,47 @@ def colour_best(cnt: list[int], W: int, wt: Weights, req: int, runs: bool, pairs
 def colour_plan(cnt: list[int], W: int, k: int, wt: Weights, req: int, runs: bool, pairs: bool,
                 colour: int, sol: Solution) -> None:
     """Write into ``sol`` the runs and pairs of one colour reaching colour_best(...)[k]."""
-    pieces = _pieces(cnt, W, runs)
+    if not W:
+        wt = (wt[0], wt[1], 0, 0)
+    pieces = [(a, b) for a, b in _pieces(cnt, W, runs) if b - a >= 2 or pairs or a <= req <= b]
+    keys = []
     vecs = []
     for a, b in pieces:
         r = req - a if a <= req <= b else -1
-        vecs.append(_dp(a, tuple(cnt[a:b + 1]), W, wt, r, runs, pairs, trace=True))
+        key = (a, tuple(cnt[a:b + 1]), W, wt, r, runs, pairs)
+        keys.append(key)
+        v = _PIECE_CACHE.get(key)
+        if v is None:
+            v = _PIECE_CACHE[key] = _dp(*key)
+        vecs.append(v)
     # split the k okeys between the pieces
     target = colour_best(cnt, W, wt, req, runs, pairs)[k]
-    alloc = _split([v[0] for v in vecs], k, target)
-    for (a, b), (best, ends, parents), u in zip(pieces, vecs, alloc):
+    alloc = _split(vecs, k, target) if k else [0] * len(vecs)
+    for key, u in zip(keys, alloc):
+        tk = key + (u,)
+        hit = _TRACE_CACHE.get(tk)
+        if hit is None:
+            if len(_TRACE_CACHE) > _CACHE_LIMIT:
+                _TRACE_CACHE.clear()
+            hit = _TRACE_CACHE[tk] = _trace(key, u)
+        for st, en, wl in hit[0]:
+            sol.runs.append((colour, st, en, wl))
+        for f, w in hit[1]:
+            sol.pairs.append((colour * 13 + f, w))
+
+
+_TRACE_CACHE: dict[tuple, tuple[list, list]] = {}
+
+
+def _trace(pkey: tuple, u: int) -> tuple[list, list]:
+    """Runs (start, end, okey numbers) and pairs (number, okeys) of a piece's best plan with
+    at most u okeys (the best is reached with some exact count <= u)."""
+    a, cnt, W, wt, r, runs, pairs = pkey
+    best, ends, parents = _dp(a, cnt, W, wt, r, runs, pairs, trace=True)
+    u = max(range(u + 1), key=lambda x: best[x])
+    out_runs: list = []
+    out_pairs: list = []
+    for _ in (1,):
         key = ends[u]
         open_runs: list[list] = []  # [start, okeys]
         choices = []
@@ -218,7 +268,7 @@ def colour_plan(cnt: list[int], W: int, k: int, wt: Weights, req: int, runs: boo
             if f < ls:  # close the longest (earliest started) runs
                 open_runs.sort(key=lambda x: x[0])
                 for st, wl in open_runs[:ls - f]:
-                    sol.runs.append((colour, st, n - 1, tuple(wl)))
+                    out_runs.append((st, n - 1, tuple(wl)))
                 open_runs = open_runs[ls - f:]
             else:
                 open_runs.extend([n, []] for _ in range(f - ls))
@@ -227,9 +277,10 @@ def colour_plan(cnt: list[int], W: int, k: int, wt: Weights, req: int, runs: boo
                     run[1].append(n)
             for q in range(p):
                 w = 1 if q < pair_wild else 0
-                sol.pairs.append((colour * 13 + n, w))
+                out_pairs.append((n, w))
         for st, wl in open_runs:
-            sol.runs.append((colour, st, a + len(parents) - 1, tuple(wl)))
+            out_runs.append((st, a + len(parents) - 1, tuple(wl)))
+    return out_runs, out_pairs
 
 
 def _split(vecs: list[list[int]], k: int, target: int) -> list[int]:
@@ -324,24 +375,50 @@ def _run_slot_options(rs: RunSlot, counts: list[int], W: int, wt: Weights) -> li
     return out
 
 
+_RUNNABLE_CACHE: dict[tuple, tuple[bool, ...]] = {}
+
+
+def _runnable(cnt: tuple[int, ...], W: int) -> tuple[bool, ...]:
+    """Per number of one colour: does some 3-window through it need at most W okeys?"""
+    key = (cnt, W)
+    hit = _RUNNABLE_CACHE.get(key)
+    if hit is None:
+        zero = [x == 0 for x in cnt]
+        win = [zero[s] + zero[s + 1] + zero[s + 2] <= W for s in range(11)]
+        hit = tuple(cnt[n] > 0 and any(win[s] for s in range(max(0, n - 2), min(n, 10) + 1))
+                    for n in range(13))
+        if len(_RUNNABLE_CACHE) > _CACHE_LIMIT:
+            _RUNNABLE_CACHE.clear()
+        _RUNNABLE_CACHE[key] = hit
+    return hit
+
+
 def _contested(counts: list[int], W: int, p: Problem) -> list[tuple[bool, ...]]:
     """Per number, per colour: could a tile of that face go anywhere but a group at its number?"""
-    slot_faces = {rs.colour * 13 + x for rs in p.run_slots for x in rs.numbers}
-    out = []
-    for n in range(13):
-        row = []
-        for c in range(4):
+    per = [_runnable(tuple(counts[c * 13:c * 13 + 13]), W) if p.runs else (False,) * 13 for c in range(4)]
+    if p.run_slots or p.pairs:
+        per = [list(x) for x in per]
+        for rs in p.run_slots:
+            for x in rs.numbers:
+                per[rs.colour][x] = True
+        if p.pairs:
+            for f in range(52):
+                if counts[f] >= 2 or (counts[f] and W):
+                    per[f // 13][f % 13] = True
+    return [(per[0][n], per[1][n], per[2][n], per[3][n]) for n in range(13)]
+
+
+def _usable_weight(counts: list[int], W: int, p: Problem, slots_faces: set[int], rws: list[int]) -> int:
+    """Weight of the real tiles some run, pair, group or lay-off could take (an upper bound)."""
+    tot = 0
+    for c in range(4):
+        cnt = tuple(counts[c * 13:c * 13 + 13])
+        run = _runnable(cnt, W) if p.runs else (False,) * 13
+        for n in range(13):
             f = c * 13 + n
-            hit = f in slot_faces or (p.pairs and (counts[f] >= 2 or W >= 1))
-            if not hit and p.runs:
-                for s in range(max(0, n - 2), min(n, 10) + 1):
-                    zeros = (counts[c * 13 + s] == 0) + (counts[c * 13 + s + 1] == 0) + (counts[c * 13 + s + 2] == 0)
-                    if zeros <= W:
-                        hit = True
-                        break
-            row.append(hit)
-        out.append(tuple(row))
-    return out
+            if cnt[n] and (run[n] or f in slots_faces or (p.pairs and (cnt[n] >= 2 or W))):
+                tot += cnt[n] * rws[n]
+    return tot
 
 
 def search(p: Problem) -> Solution | None:
@@ -353,18 +430,21 @@ def search(p: Problem) -> Solution | None:
     rws = [ar * (n + 1) + br for n in range(13)]
     ww_max = max(aw * 13 + bw, aw + bw)
     slots: list[list[Option]] = []
-    contested = _contested(counts, W, p)
+    contested: list | None = None
     gby: dict[int, list[GroupSlot]] = {}
     for gs in p.group_slots:
         gby.setdefault(gs.number, []).append(gs)
+    need = 3 - W
     for n in range(13):
         cc = (counts[n], counts[13 + n], counts[26 + n], counts[39 + n])
-        gsl = tuple(gby.get(n, ()))
         present = (cc[0] > 0) + (cc[1] > 0) + (cc[2] > 0) + (cc[3] > 0)
-        can_group = p.runs and present >= 1 and present + W >= 3
+        can_group = p.runs and present >= need and present
+        gsl = tuple(gby[n]) if n in gby else ()
         can_lay = bool(gsl) and (W > 0 or any(cc[c] for gs in gsl for c in gs.colours))
         if not (can_group or can_lay):
             continue
+        if contested is None:
+            contested = _contested(counts, W, p)
         opts = _number_options(n, cc, W, wt, gsl, can_group, contested[n])
         if len(opts) > 1 or opts[0][2]:
             slots.append(opts)
@@ -377,6 +457,15 @@ def search(p: Problem) -> Solution | None:
     wpair = 2 * (aw * 13 + bw) if p.pairs else 0
 
     def leaf_vec(cnts: list[int], wrem: int, req_done: bool) -> list[int]:
+        if wrem == 0:
+            tot = 0
+            for c in range(4):
+                r = req_n if (c == req_c and not req_done) else -1
+                v = colour_best(cnts[c * 13:c * 13 + 13], 0, wt, r, p.runs, p.pairs)[0]
+                if v == NEG:
+                    return [NEG]
+                tot += v
+            return [tot]
         vec: list[int] = [0] * (wrem + 1)
         for c in range(4):
             r = req_n if (c == req_c and not req_done) else -1
@@ -386,11 +475,17 @@ def search(p: Problem) -> Solution | None:
             vec = _conv(vec, [0, 0, wpair] + [wpair] * (wrem - 2), wrem)
         return vec
 
+    if not slots:
+        vec = leaf_vec(counts, W, req is None)
+        if max(vec) <= NEG // 2:
+            return None
+        return _build(p, max(vec), [])
     root = leaf_vec(counts, W, True)  # an upper bound on runs/pairs for any slot choice
     restmax = [0] * (len(slots) + 1)
     for i in range(len(slots) - 1, -1, -1):
         restmax[i] = restmax[i + 1] + slots[i][0][2]
-    tiles_w = sum(counts[f] * rws[f % 13] for f in range(52))
+    slot_faces = {f for opts in slots for o in opts for f, _ in o[0]}
+    tiles_w = _usable_weight(counts, W, p, slot_faces, rws)
     best_score = NEG
     best_path: list = []
     path: list = []
@@ -472,7 +567,7 @@ def _build(p: Problem, score: int, path: list[Option]) -> Solution:
     wpair = 2 * (aw * 13 + bw) if p.pairs else 0
     vecs.append([0, 0, wpair] + [wpair] * (W - 2) if wpair and W >= 2 else [0] * (W + 1))
     need = score - sum(o[2] for o in path)
-    alloc = _split(vecs, W, need)
+    alloc = _split(vecs, W, need) if W else [0] * 5
     for c in range(4):
         r = req_n if (c == req_c and not req_done) else -1
         colour_plan(counts[c * 13:c * 13 + 13], W, alloc[c], p.weights, r, p.runs, p.pairs, c, sol)
