@@ -545,12 +545,13 @@ def _swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
     if m.kind == M.GROUP:
         real = [p for p in m.tiles if not p.wild]
         number = real[0].face.number if real else m.tiles[0].face.number
-        colours = [p.face.colour for p in real] + [g.colour for g in given]
-        if any(g.is_joker or g.number != number for g in given) or len(set(colours)) != 4 or len(colours) != 4:
+        faces = [okey if g.is_joker else g for g in given]  # T5: a false okey is the okey's face
+        colours = [p.face.colour for p in real] + [f.colour for f in faces]
+        if any(f.number != number for f in faces) or len(set(colours)) != 4 or len(colours) != 4:
             raise IllegalMove(f"from group {m.index} ({m}) the okey is taken only by completing four colours", "S2")
         freed = [(m.tiles[i].physical, m.placers[i]) for i in wild]
         keep = [(p, w) for p, w in zip(m.tiles, m.placers) if not p.wild]
-        keep += [(Placed(g, g), seat) for g in given]
+        keep += [(Placed(g, f), seat) for g, f in zip(given, faces)]
         order = "RYBK"
         keep.sort(key=lambda x: order.index(x[0].face.colour))
         tiles, placers = [p for p, _ in keep], [w for _, w in keep]
