@@ -98,7 +98,7 @@ def test_a_line_that_lacks_a_field(tmp_path: Path) -> None:
 
 def test_a_field_of_the_wrong_type(tmp_path: Path) -> None:
     f = LogFile()
-    h = bad_game(f)
+    bad_game(f)
     ln = f.add({"type": "draw", "game": "bad", "hand": 1, "seat": "1", "tile": "Y1"})  # seat str
     good_game(f)
     rc, out = go(f, tmp_path)
@@ -113,14 +113,14 @@ def test_tiles_of_the_wrong_type(tmp_path: Path) -> None:
     h.draw(1)
     ln = f.add({"type": "discard", "game": "bad", "hand": 1, "seat": 1, "tile": 7})
     good_game(f)
-    rc, out = go(f, tmp_path)
+    _rc, out = go(f, tmp_path)
     read_error(out, ln)
     assert_good(out)
 
 
 def test_an_unknown_event_type(tmp_path: Path) -> None:
     f = LogFile()
-    h = bad_game(f)
+    bad_game(f)
     ln = f.add({"type": "shuffle", "game": "bad", "hand": 1, "seat": 1})
     good_game(f)
     rc, out = go(f, tmp_path)
@@ -193,7 +193,7 @@ def test_penalties_before_the_illegal_move_stand(tmp_path: Path) -> None:
     h.open(1, melds=["R1 R2 R3"])
     ln = h.discard(1, "Y1")  # O1
     good_game(f)
-    rc, out = go(f, tmp_path)
+    _rc, out = go(f, tmp_path)
     hv = hand_error(out, "bad", ln, "O1")
     assert sorted((p["seat"], p["points"], p["rule"]) for p in hv["penalties"]) == [(0, 101, "X3")]
     bad = next(x for x in out["games"] if x["game"] == "bad")
@@ -231,7 +231,7 @@ def test_a_draw_that_is_not_the_decks_next_tile(tmp_path: Path) -> None:
     h = bad_game(f)
     ln = h.draw(1, "Y2", check=False)  # the deck's next tile is Y1
     good_game(f)
-    rc, out = go(f, tmp_path)
+    _rc, out = go(f, tmp_path)
     hand_error(out, "bad", ln)
     assert_good(out)
 
@@ -266,5 +266,5 @@ def test_a_game_id_seen_again_with_different_content(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
-    rc, out, err = replay(tmp_path / "nope.jsonl")
+    rc, _out, _err = replay(tmp_path / "nope.jsonl")
     assert rc == 2

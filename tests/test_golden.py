@@ -6,10 +6,8 @@ The expected results were worked out by hand from RULES.md, not by the engine.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-
 from golden.builder import GOLDEN_DIR, hand_view, replay
 
 SCENARIOS = sorted(p.name[: -len(".jsonl")] for p in GOLDEN_DIR.glob("*.jsonl"))

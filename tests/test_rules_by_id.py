@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from analysis import tiles as T
 from golden import build
 from golden.build import KIT0, KIT1, KIT2, tiles_of, without
 from golden.builder import LogFile, physical, replay, run
+
+from analysis import tiles as T
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -143,7 +143,7 @@ def test_indicator_13_gives_okey_1_T3(tmp_path: Path) -> None:
     f, h, ln, _ = opening(melds=melds, indicator="K13")
     fine(hand(go(f, tmp_path)[1]))
     # with indicator K12 the okey is K13: K1 is a plain tile and cannot stand for anything
-    f, h, ln, _ = opening(melds=melds, indicator="K12")
+    f, _h, ln, _ = opening(melds=melds, indicator="K12")
     invalid(hand(go(f, tmp_path, "bad")[1]), ln, "T3", "T4")
 
 
@@ -152,7 +152,7 @@ def test_okey_is_wild_in_a_meld_T4(tmp_path: Path) -> None:
     f, h, ln, _ = opening(melds=melds)
     fine(hand(go(f, tmp_path)[1]))
     bare = ["R6 R7 Y7"] + melds[1:]  # an okey face inside a meld must say what it stands for
-    f, h, ln, _ = opening(melds=bare)
+    f, _h, ln, _ = opening(melds=bare)
     invalid(hand(go(f, tmp_path, "bad")[1]), ln, "T4")
 
 
@@ -164,7 +164,7 @@ def test_false_okey_is_the_okey_face_T5(tmp_path: Path) -> None:
     with pytest.raises(T.NotationError):
         T.parse_placed("J>R9", T.tile("Y7"))
     bad = ["R7 R8 J>R9", "B6 B7 B8", "K6 K7 K8", "R10 B10 K10", "B1 B2 B3", "K1 K2 K3", "Y8 Y9 Y10"]
-    f, h, ln, _ = opening(melds=bad)
+    f, _h, ln, _ = opening(melds=bad)
     invalid(hand(go(f, tmp_path, "bad")[1]), ln, "T5", "T4", "M3")
 
 
@@ -176,7 +176,7 @@ def test_okey_and_false_okey_count_as_what_they_stand_for_T6(tmp_path: Path) -> 
     f, h, ln, dl = opening(melds=["R13 B13 K13 Y13", "R12 B12 K12", "Y5 Y6 J"])
     fine(hand(go(f, tmp_path, "j")[1]))
     # 39 + 36 + 22 = 97: under 101
-    f, h, ln, dl = opening(melds=["R13 B13 Y7>K13", "R12 B12 K12", run("R", 4, 7)])
+    f, _h, _ln, dl = opening(melds=["R13 B13 Y7>K13", "R12 B12 K12", run("R", 4, 7)])
     invalid(hand(go(f, tmp_path, "bad")[1]), dl, "O1")
 
 
@@ -333,7 +333,7 @@ def _bad_meld(tmp_path: Path, bad: str, rule: str, good: str) -> None:
     base = KIT1[:3] + ["B1 B2 B3", "K1 K2 K3"]  # 75
     f, h, ln, _ = opening(melds=base + [good, "R13 B13 K13"])
     fine(hand(go(f, tmp_path, "good")[1]))
-    f, h, ln, _ = opening(melds=base + [bad, "R13 B13 K13"])
+    f, _h, ln, _ = opening(melds=base + [bad, "R13 B13 K13"])
     invalid(hand(go(f, tmp_path, "bad")[1]), ln, rule)
 
 
@@ -349,7 +349,7 @@ def test_run_is_consecutive_and_one_is_only_low_M3(tmp_path: Path) -> None:
     _bad_meld(tmp_path, "R11 R12 R1", "M3", "R10 R11 R12")
     f, h, ln, _ = opening(melds=KIT1[:3] + ["R12 R13 R1", "B11 B12 B13"])
     invalid(hand(go(f, tmp_path, "wrap")[1]), ln, "M3")
-    f, h, ln, _ = opening(melds=KIT1[:4] + ["B1 B2 B4"])
+    f, _h, ln, _ = opening(melds=KIT1[:4] + ["B1 B2 B4"])
     invalid(hand(go(f, tmp_path, "gap")[1]), ln, "M3")
 
 
@@ -358,7 +358,7 @@ def test_pair_is_two_identical_tiles_okey_may_complete_M4(tmp_path: Path) -> Non
     f, h, ln, _ = opening(pairs=good)
     fine(hand(go(f, tmp_path)[1]))
     bad = ["R1 R1", "R2 R2", "R3 R3", "R4 R4", "R5 B5"]
-    f, h, ln, _ = opening(pairs=bad)
+    f, _h, ln, _ = opening(pairs=bad)
     invalid(hand(go(f, tmp_path, "bad")[1]), ln, "M4")
 
 
@@ -366,7 +366,7 @@ def test_meld_value_is_the_sum_of_its_tiles_M5(tmp_path: Path) -> None:
     f, h, ln, dl = opening(melds=["R13 B13 K13", "R12 B12 K12", run("R", 5, 8)])  # 39+36+26 = 101
     hv = hand(go(f, tmp_path)[1])
     fine(hv)
-    f, h, ln, dl = opening(melds=["R13 B13 K13", "R12 B12 K12", run("R", 3, 7)])  # 39+36+25 = 100
+    f, _h, _ln, dl = opening(melds=["R13 B13 K13", "R12 B12 K12", run("R", 3, 7)])  # 39+36+25 = 100
     invalid(hand(go(f, tmp_path, "bad")[1]), dl, "O1")
 
 
@@ -428,7 +428,7 @@ def test_pairs_need_five_and_escalate_O3(tmp_path: Path) -> None:
     five = ["R1 R1", "R2 R2", "R3 R3", "R4 R4", "R5 R5"]
     f, h, ln, dl = opening(pairs=five)
     fine(hand(go(f, tmp_path)[1]))
-    f, h, ln, dl = opening(pairs=five[:4])
+    f, h, _ln, dl = opening(pairs=five[:4])
     invalid(hand(go(f, tmp_path, "four")[1]), dl, "O3")
     # after 6 pairs the next pairs opener needs 7
     six = five + ["B1 B1"]
@@ -515,7 +515,7 @@ def test_melds_opener_places_pairs_only_after_a_pairs_opening_O5(tmp_path: Path)
 
 
 def test_melds_opener_places_new_melds_without_threshold_O5(tmp_path: Path) -> None:
-    f, h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]))
+    f, _h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]))
     fine(hand(go(f, tmp_path)[1]))  # seat 1 melds Y11 Y12 Y13 (36) on his second turn
 
 
@@ -598,7 +598,7 @@ def test_siler_strikes_101_at_150_points_O8(tmp_path: Path) -> None:
     assert pens(hv) == []
     f, h, ln, dl = opening(melds=SILER_150, deck="Y1", rules={"cezali": False})
     assert pens(hand(go(f, tmp_path, "nocez")[1])) == [(1, -101, "O8")]  # not an X penalty
-    f, h, ln, dl = opening(melds=SILER_150, deck="Y1", variant="101-classic")
+    f, _h, _ln, _dl = opening(melds=SILER_150, deck="Y1", variant="101-classic")
     assert pens(hand(go(f, tmp_path, "classic")[1])) == []
 
 
@@ -606,7 +606,7 @@ def test_siler_at_seven_pairs_O8(tmp_path: Path) -> None:
     seven = ["R1 R1", "R2 R2", "R3 R3", "R4 R4", "R5 R5", "B1 B1", "B2 B2"]
     f, h, ln, dl = opening(pairs=seven)
     assert pens(hand(go(f, tmp_path)[1])) == [(1, -101, "O8")]
-    f, h, ln, dl = opening(pairs=seven[:6])
+    f, _h, _ln, _dl = opening(pairs=seven[:6])
     hv = hand(go(f, tmp_path, "six")[1])
     fine(hv)
     assert pens(hv) == []
@@ -627,7 +627,7 @@ def test_open_below_threshold_only_when_finishing_O9(tmp_path: Path) -> None:
     fine(hv)
     assert hv["result"] == "finish" and hv["scores"] == [204, -51, 204, 204]
     # 51, the same 32 without finishing: under 51
-    f, h, ln, dl = opening(melds=LOW_51[:3], variant="51", indicator="R5", deck="Y8")
+    f, h, _ln, dl = opening(melds=LOW_51[:3], variant="51", indicator="R5", deck="Y8")
     invalid(hand(go(f, tmp_path, "51bad")[1]), dl, "O1")
     # 101: no opening below the threshold, not even to finish
     f, g = new()
@@ -661,7 +661,7 @@ def test_classic_pairs_need_a_declaration_O10(tmp_path: Path) -> None:
     five = ["R1 R1", "R2 R2", "R3 R3", "R4 R4", "R5 R5"]
     f, h, ln, dl = opening(pairs=five, variant="101-classic", declare=True)
     fine(hand(go(f, tmp_path)[1]))
-    f, h, ln, dl = opening(pairs=five, variant="101-classic")
+    f, _h, ln, dl = opening(pairs=five, variant="101-classic")
     invalid(hand(go(f, tmp_path, "bad")[1]), {ln, dl}, "O10")
 
 
@@ -894,7 +894,7 @@ def test_placer_pays_when_another_takes_the_okey_S3(tmp_path: Path) -> None:
     hv = hand(go(f, tmp_path, "own")[1])
     fine(hv)
     assert pens(hv) == []
-    f, ln = _swap(rules={"cezali": False})
+    f, _ln = _swap(rules={"cezali": False})
     assert pens(hand(go(f, tmp_path, "nocez")[1])) == []
 
 
@@ -912,7 +912,7 @@ def _discard_in_frame(tile: str, deck: str, variant: str = "101", rules: dict | 
 def test_penalties_only_when_cezali_X1(tmp_path: Path) -> None:
     f, h = _discard_in_frame("Y7", "Y1 Y7 Y3 Y4 Y5")
     assert pens(hand(go(f, tmp_path)[1])) == [(2, 101, "X3")]
-    f, h = _discard_in_frame("Y7", "Y1 Y7 Y3 Y4 Y5", rules={"cezali": False})
+    f, _h = _discard_in_frame("Y7", "Y1 Y7 Y3 Y4 Y5", rules={"cezali": False})
     hv = hand(go(f, tmp_path, "off")[1])
     assert pens(hv) == [] and hv["scores"] == [202, -101, 202, 202]
 
@@ -929,12 +929,12 @@ def test_penalty_unit_is_51_in_51_X1(tmp_path: Path) -> None:
 def test_failed_opening_taken_back_costs_a_unit_X2(tmp_path: Path) -> None:
     f, dl = _takeback(None, True)
     assert pens(hand(go(f, tmp_path)[1])) == [(1, 101, "X2")]
-    f, dl = _takeback({"cezali": False}, True)
+    f, _dl = _takeback({"cezali": False}, True)
     assert pens(hand(go(f, tmp_path, "off")[1])) == []
 
 
 def test_discarding_an_okey_costs_a_unit_except_to_finish_X3(tmp_path: Path) -> None:
-    f, h = _discard_in_frame("Y7", "Y1 Y7 Y3 Y4 Y5")
+    f, _h = _discard_in_frame("Y7", "Y1 Y7 Y3 Y4 Y5")
     assert pens(hand(go(f, tmp_path)[1])) == [(2, 101, "X3")]
     f = build.okey_finish()
     hv = hand(go(f, tmp_path, "finish")[1])
@@ -949,7 +949,7 @@ def test_discarding_a_tile_that_fits_a_table_meld_X4(tmp_path: Path) -> None:
     f, h = _discard_in_frame("Y2", "Y1 Y2 Y3 Y4 Y5")  # fits nothing
     assert pens(hand(go(f, tmp_path, "none")[1])) == []
     # the finishing tile may fit: seat 1 finishes by discarding R9 onto nothing
-    f, h = build._frame("t", "*", "Y1 Y2 Y3 Y4 R9", lambda h: h.cycle([2]))
+    f, _h = build._frame("t", "*", "Y1 Y2 Y3 Y4 R9", lambda h: h.cycle([2]))
     hv = hand(go(f, tmp_path, "finish")[1])
     assert hv["result"] == "finish" and pens(hv) == []
 
@@ -977,7 +977,7 @@ def test_next_player_opens_with_your_discard_X5(tmp_path: Path) -> None:
 def test_your_okey_taken_from_the_table_X6(tmp_path: Path) -> None:
     f, ln = _swap()
     assert pens(hand(go(f, tmp_path)[1])) == [(1, 101, "X6")]
-    f, ln = _swap(swapper=1)
+    f, _ln = _swap(swapper=1)
     assert pens(hand(go(f, tmp_path, "own")[1])) == []
 
 
@@ -1029,7 +1029,7 @@ def test_elden_only_in_the_first_opening_turn_E2(tmp_path: Path) -> None:
     out = go(build.elden(), tmp_path)[1]
     assert hand(out)["finish_kinds"] == ["elden"] and hand(out)["scores"] == [404, -202, 404, 404]
     # seat 1 opened on an earlier turn and nobody else opened: a plain finish
-    f, h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]))
+    f, _h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]))
     hv = hand(go(f, tmp_path, "late")[1])
     assert hv["finish_kinds"] == [] and hv["scores"] == [202, -101, 202, 202]
 
@@ -1062,7 +1062,7 @@ def test_exhausted_deck_no_bonus_no_multiplier_E4(tmp_path: Path) -> None:
 
 
 def test_unopened_penalty_option_and_okey_in_rack_E5(tmp_path: Path) -> None:
-    f, h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]), rules={"unopened_penalty": 101})
+    f, _h = build._frame("t", "*", "Y1 Y2 Y3 Y4 Y5", lambda h: h.cycle([2]), rules={"unopened_penalty": 101})
     assert hand(go(f, tmp_path)[1])["scores"] == [101, -101, 101, 101]
     hv = hand(go(build.normal_finish(), tmp_path, "okey")[1])
     assert hv["scores"] == [-101, 120, 7, 202]  # 3 + 9 + 7 + 101; J = 7

@@ -9,12 +9,12 @@ comments); nothing here asks the engine. The builder only checks that the tiles 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from golden.builder import GOLDEN_DIR, LogFile, face_sum, physical, run  # noqa: E402
+from golden.builder import GOLDEN_DIR, LogFile, face_sum, physical, run
 
 # ---------------------------------------------------------------------------------------------
 # Kits for `101` with indicator Y6 (okey Y7; the false okey J counts as Y7). Sums by hand.
@@ -83,7 +83,7 @@ def g2_worked_example() -> LogFile:
     h.end("finish", scores=[-202, 46, 10, 404])
     h.expect("finish", finisher=0, kinds=["okey"], scores=[-202, 46, 10, 404])
     # Same hand, last tile plain: -101, 23, 5, 202.
-    g, h = _g2_hand(f, "g2-plain", "Y8")
+    _g, h = _g2_hand(f, "g2-plain", "Y8")
     h.end("finish", scores=[-101, 23, 5, 202])
     h.expect("finish", finisher=0, kinds=[], scores=[-101, 23, 5, 202])
     return f
@@ -120,7 +120,7 @@ def normal_finish() -> LogFile:
     f = LogFile()
     # Plain last tile Y8. Ayşe: 3 + 9 + 7 (okey at own face) = 19, + 101 = 120.
     # Mehmet: J = 7. Zeynep 202. Ali -101.
-    g, h = _okey_in_rack_hand(f, "normal-1", "Y8", [-101, 120, 7, 202])
+    _g, h = _okey_in_rack_hand(f, "normal-1", "Y8", [-101, 120, 7, 202])
     h.expect("finish", finisher=0, scores=[-101, 120, 7, 202])
     return f
 
@@ -130,7 +130,7 @@ def okey_finish() -> LogFile:
     f = LogFile()
     # Last tile the other okey Y7: x2. Ayşe 19*2 + 101 (not multiplied) = 139; Mehmet 7*2 = 14;
     # Zeynep 404; Ali -202.
-    g, h = _okey_in_rack_hand(f, "okey-1", "Y7", [-202, 139, 14, 404])
+    _g, h = _okey_in_rack_hand(f, "okey-1", "Y7", [-202, 139, 14, 404])
     h.expect("finish", finisher=0, kinds=["okey"], scores=[-202, 139, 14, 404])
     return f
 
@@ -161,7 +161,7 @@ def elden() -> LogFile:
     g, h = _elden(f, "elden-plain", "Y8")
     h.expect("finish", finisher=1, kinds=["elden"], scores=[404, -202, 404, 404])
     # Elden with the okey as last tile: x4 -> -404, 808.
-    g, h = _elden(f, "elden-okey", "Y7")
+    _g, h = _elden(f, "elden-okey", "Y7")
     h.expect("finish", finisher=1, kinds=["elden", "okey"], scores=[808, -404, 808, 808])
     return f
 
@@ -208,7 +208,7 @@ def pairs_finish() -> LogFile:
     f = LogFile()
     # Seat 2 opened with pairs and finishes: x2. Seat 0 unopened 404; seat 1 (melds) 23*2 = 46;
     # seat 3 (pairs opener) 79 doubled for pairs = 158, x2 = 316; finisher -202.
-    g, h = _pairs_hand(f, "pairs-plain", "Y8")
+    _g, h = _pairs_hand(f, "pairs-plain", "Y8")
     h.end("finish", scores=[404, 46, -202, 316])
     h.expect("finish", finisher=2, kinds=["pairs"], scores=[404, 46, -202, 316])
     return f
@@ -218,7 +218,7 @@ def pairs_finish() -> LogFile:
 def pairs_okey() -> LogFile:
     f = LogFile()
     # Pairs with the okey as last tile: x4. 808; 23*4 = 92; -404; 79*2*4 = 632.
-    g, h = _pairs_hand(f, "pairs-okey", "Y7")
+    _g, h = _pairs_hand(f, "pairs-okey", "Y7")
     h.expect("finish", finisher=2, kinds=["okey", "pairs"], scores=[808, 92, -404, 632])
     return f
 

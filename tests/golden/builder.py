@@ -24,8 +24,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN_DIR = REPO / "tests" / "data" / "golden"
@@ -90,7 +91,7 @@ class LogFile:
         return len(self.lines)
 
     def game(self, gid: str, variant: str = "101", rules: dict[str, Any] | None = None,
-             hands: int = 1, players: Sequence[str] = PLAYERS, **extra: Any) -> "Game":
+             hands: int = 1, players: Sequence[str] = PLAYERS, **extra: Any) -> Game:
         g = Game(self, gid, variant, rules, hands, list(players), extra)
         self.games.append(g)
         return g
@@ -139,7 +140,7 @@ class Game:
 
     def hand(self, n: int, starter: int, indicator: str, racks: dict[int, str],
              deck: str = "", deal: int | None = None, seed: int | None = None,
-             give_deck: bool = True) -> "Hand":
+             give_deck: bool = True) -> Hand:
         h = Hand(self, n, starter, indicator, racks, deck, deal or self.deal, seed, give_deck)
         self.hand_list.append(h)
         return h
@@ -377,7 +378,7 @@ class Hand:
 def replay(path: Path | str, *extra: str) -> tuple[int, dict[str, Any] | None, str]:
     """Run ``python -m analysis.cli replay PATH --json``; return (exit code, JSON or None, stderr)."""
     proc = subprocess.run([sys.executable, "-m", "analysis.cli", "replay", str(path), "--json", *extra],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+                          cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
     try:
         data = json.loads(proc.stdout) if proc.stdout.strip() else None
     except json.JSONDecodeError:
