@@ -93,10 +93,9 @@ CREATE TABLE events (
     extra JSON,              -- fields LOG_FORMAT does not define for this type, kept as read
     valid BOOLEAN);          -- false from a hand's first illegal move on (the valid prefix is true)
 """),
-    (2, "indexes for the dashboard's reads", """
-CREATE INDEX events_game ON events (game);
-CREATE INDEX hands_game ON hands (game);
-CREATE INDEX seats_player ON seats (player);
+    (2, "player_hands: one row per player and hand with the game's variant and start", """
+CREATE VIEW player_hands AS
+    SELECT hs.*, g.variant, g.site, g.started FROM hand_seats hs JOIN games g USING (game);
 """),
 ]
 LATEST = MIGRATIONS[-1][0]
@@ -385,68 +384,89 @@ def _arrow_types() -> dict[str, Any]:
             "meld", "hands_planned", "hands_played", "error_line", "score", "penalties", "total"),
         b: ("valid", "agrees", "opened", "finished"),
         pa.float64(): ("t",),
-        pa.timestamp("us"): ("started", "imported_at"),
+        pa.timestamp("us"): ("started",),
         ls: ("finish_kinds", "tiles", "deck"),
         li: ("totals", "match_points", "scores", "penalty_totals", "recorded_scores"),
         lls: ("melds", "pairs", "racks"),
     }
-    kinds[i] += ("import_id",)
     out = {c: t for t, cs in kinds.items() for c in cs}
-    return {c: out.get(c, s) for cols in (*COLUMNS.values(), ("import_id", "imported_at")) for c in cols}
+    return {c: out.get(c, s) for cols in COLUMNS.values() for c in cols}
 
 
-_TYPES: dict[str, Any] | None = None
+_TYPES: dict[str, Any] = {}
+
+Tables = dict[str, Any]  # table name -> pyarrow.Table in COLUMNS order
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[Any, ...]],
-            cols: Sequence[str] | None = None) -> None:
-    """Insert rows (tuples in ``cols`` order, COLUMNS[table] by default) in one statement via Arrow."""
-    global _TYPES
+def to_tables(games: Sequence[GameRows]) -> tuple[Tables, list[dict[str, tuple[int, int]]]]:
+    """Column tables for many games at once, and each game's (offset, length) in each table."""
     import pyarrow as pa
 
-    if not rows:
-        return
-    if _TYPES is None:
-        _TYPES = _arrow_types()
-    cols = cols or COLUMNS[table]
-    data = list(zip(*rows))
-    tbl = pa.table({c: pa.array(data[n], type=_TYPES[c]) for n, c in enumerate(cols)})
-    con.register("_istaka_batch", tbl)
-    try:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _istaka_batch")  # table: a constant name
-    finally:
-        con.unregister("_istaka_batch")
+    if not _TYPES:
+        _TYPES.update(_arrow_types())
+    spans: list[dict[str, tuple[int, int]]] = [{} for _ in games]
+    tables: Tables = {}
+    for table, cols in COLUMNS.items():
+        rows: list[tuple[Any, ...]] = []
+        for k, g in enumerate(games):
+            r = g.rows[table]
+            spans[k][table] = (len(rows), len(r))
+            rows.extend(r)
+        data = list(zip(*rows)) if rows else [()] * len(cols)
+        tables[table] = pa.table({c: pa.array(data[n], type=_TYPES[c]) for n, c in enumerate(cols)})
+    return tables, spans
+
+
+def _take(tables: Tables, spans: Sequence[dict[str, tuple[int, int]]]) -> Tables:
+    """The rows of some games (zero-copy slices) from a file's tables."""
+    import pyarrow as pa
+
+    out: Tables = {}
+    for table, tbl in tables.items():
+        parts = [tbl.slice(*sp[table]) for sp in spans if sp[table][1]]
+        out[table] = pa.concat_tables(parts) if parts else tbl.slice(0, 0)
+    return out
 
 
 def _delete_games(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> None:
-    for table in GAME_TABLES:
+    for table in GAME_TABLES:  # constant names
         con.execute(f"DELETE FROM {table} WHERE game IN (SELECT unnest(?::VARCHAR[]))", [list(ids)])
 
 
-def write_games(con: duckdb.DuckDBPyConnection, batch: Sequence[GameRows], replace_ids: Iterable[str] = (),
-                extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
-    """Write whole games in one transaction (with ``extra`` writes); all or nothing."""
+def write_tables(con: duckdb.DuckDBPyConnection, tables: Tables, import_id: int | None = None,
+                 replace_ids: Sequence[str] = (),
+                 extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+    """Write whole games (their rows in every table) in one transaction; all or nothing."""
     con.execute("BEGIN TRANSACTION")
     try:
-        replace_ids = list(replace_ids)
         if replace_ids:
             _delete_games(con, replace_ids)
-        for table in COLUMNS:
-            if table == "games":
-                now = datetime.now()
-                _insert(con, table, [r + (g.import_id, now) for g in batch for r in g.rows[table]],
-                        COLUMNS[table] + ("import_id", "imported_at"))
+        for table, tbl in tables.items():
+            if tbl.num_rows == 0:
                 continue
-            _insert(con, table, [r for g in batch for r in g.rows[table]])
-        names = sorted({r[2] for g in batch for r in g.rows["seats"]})
-        if names:
-            con.execute("INSERT OR IGNORE INTO players SELECT unnest(?::VARCHAR[])", [names])
+            con.register("_istaka_batch", tbl)
+            try:
+                if table == "games":
+                    con.execute("INSERT INTO games BY NAME SELECT *, ?::INTEGER AS import_id, "
+                                "now()::TIMESTAMP AS imported_at FROM _istaka_batch", [import_id])
+                else:
+                    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _istaka_batch")  # constant name
+                if table == "seats":
+                    con.execute("INSERT OR IGNORE INTO players SELECT DISTINCT player FROM _istaka_batch")
+            finally:
+                con.unregister("_istaka_batch")
         if extra is not None:
             extra(con)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+
+
+def store_games(con: duckdb.DuckDBPyConnection, games: Sequence[GameRows], import_id: int | None = None,
+                replace_ids: Sequence[str] = ()) -> None:
+    """Write replayed games (from :func:`game_rows`) in one transaction."""
+    write_tables(con, to_tables(games)[0], import_id, replace_ids)
 
 
 # ---- import -------------------------------------------------------------------------------
@@ -467,32 +487,36 @@ def expand_paths(paths: Iterable[str]) -> list[Path]:
             else:
                 out.append(m)
     seen: set[Path] = set()
-    return [p for p in out if not (p.resolve() in seen or seen.add(p.resolve()))]  # type: ignore[func-returns-value]
+    unique = []
+    for p in out:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            unique.append(p)
+    return unique
 
 
 @dataclass
-class Unchanged:
+class Entry:
+    """One game of a file: ``status`` new (replayed, rows in the file's tables), unchanged or conflict."""
+
     game: str
     checksum: str
     line: int
-
-
-@dataclass
-class Conflict:
-    game: str
-    checksum: str
-    line: int
+    status: str
+    valid: bool = True
+    span: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
 class FilePrep:
-    """A file read and its new games replayed, ready to store (made in a worker process)."""
+    """A file read and its new games replayed into column tables (made in a worker process)."""
 
     file: str
     checksum: str
     bytes: int
     errors: list[ReadError]
-    games: list[GameRows | Unchanged | Conflict]
+    games: list[Entry]
+    tables: Tables
     events: int = 0
 
 
@@ -509,20 +533,26 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
     known = _KNOWN if known is None else known
     p = Path(path)
     raw = p.read_bytes()
-    prep = FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), [], [])
     rr = read_file(p)
-    prep.errors = rr.errors
+    entries: list[Entry] = []
+    new: list[GameRows] = []
+    events = 0
     for g in rr.games:
-        prep.events += len(g.events) + 1
+        events += len(g.events) + 1
         cs = game_checksum(g)
         have = known.get(g.id)
         if have == cs:
-            prep.games.append(Unchanged(g.id, cs, g.line))
+            entries.append(Entry(g.id, cs, g.line, "unchanged"))
         elif have is not None and not replace:
-            prep.games.append(Conflict(g.id, cs, g.line))
+            entries.append(Entry(g.id, cs, g.line, "conflict"))
         else:
-            prep.games.append(game_rows(g, replay_game(g, keep_steps=False), cs))
-    return prep
+            rows = game_rows(g, replay_game(g, keep_steps=False), cs)
+            entries.append(Entry(g.id, cs, g.line, "new", rows.valid))
+            new.append(rows)
+    tables, spans = to_tables(new)
+    for e, sp in zip((e for e in entries if e.status == "new"), spans):
+        e.span = sp
+    return FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), rr.errors, entries, tables, events)
 
 
 def _prepare_remote(args: tuple[str, bool]) -> FilePrep:
@@ -567,18 +597,19 @@ def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int
 def default_workers(files: Sequence[Path]) -> int:
     """Replay in worker processes only when there is enough to gain over their start-up."""
     size = sum(f.stat().st_size for f in files)
-    if len(files) < 2 or size < 4_000_000:
+    if len(files) < 2 or size < 8_000_000:
         return 1
     return max(1, min(os.cpu_count() or 1, len(files), 8))
 
 
 def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replace: bool = False,
-                 batch_games: int = 200, workers: int | None = None, progress: bool = False) -> ImportSummary:
+                 batch_games: int = 500, workers: int | None = None, progress: bool = False) -> ImportSummary:
     """Import log files into the store; see the module docstring for the guarantees.
 
-    Games are written in transactions of up to ``batch_games`` whole games (1: one transaction
-    per game); a transaction that fails is rolled back and its games retried one by one, so a
-    bad game never takes good ones with it.
+    A transaction holds up to ``batch_games`` whole games of one file (1: a transaction per
+    game), and the file's import record goes with its last games. A transaction that fails is
+    rolled back and its games retried one per transaction, so a bad game never takes good ones
+    along; a game that still cannot be written is reported (kind ``store``), not half-written.
     """
     t0 = time.perf_counter()
     files = expand_paths(paths)
@@ -592,90 +623,9 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
 
         bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, desc="import",
                    leave=False)
-    pending: list[GameRows] = []
-    pending_replace: list[str] = []
-
-    def flush(on_fail: Callable[[GameRows, str], None],
-              extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
-        nonlocal pending, pending_replace
-        batch, rep = pending, pending_replace
-        pending, pending_replace = [], []
-        try:
-            write_games(con, batch, rep, extra)
-            return
-        except duckdb.Error as e:
-            if len(batch) == 1:
-                on_fail(batch[0], str(e))
-                batch = []
-        for g in batch:  # retry one game per transaction: a bad game never takes good ones along
-            try:
-                write_games(con, [g], [g.game] if g.game in rep else [])
-            except duckdb.Error as e:
-                on_fail(g, str(e))
-        if extra is not None:
-            write_games(con, [], (), extra)
-
     try:
         for prep in _preps(files, known, replace, workers):
-            import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
-            started = datetime.now()
-            counts = dict(games=0, stored=0, unchanged=0, conflicts=0, invalid=0, failed=0)
-            errs: list[tuple[Any, ...]] = []
-            for e in prep.errors:
-                errs.append((import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message))
-            counts["failed"] += len({(e.game, e.line) if e.game is None else e.game for e in prep.errors})
-
-            def on_fail(g: GameRows, msg: str, counts: dict[str, int] = counts,
-                        errs: list[tuple[Any, ...]] = errs, import_id: int = import_id, file: str = prep.file) -> None:
-                counts["stored"] -= 1
-                counts["invalid"] -= not g.valid
-                counts["failed"] += 1
-                known.pop(g.game, None)
-                errs.append((import_id, file, g.rows["games"][0][19], g.game, "store", None, None,
-                             f"could not be stored: {msg}"))
-
-            for g in prep.games:
-                counts["games"] += 1
-                have = known.get(g.game)
-                if have == g.checksum:
-                    counts["unchanged"] += 1
-                    continue
-                if isinstance(g, Conflict) or (have is not None and not replace):
-                    counts["conflicts"] += 1
-                    errs.append((import_id, prep.file, g.line if isinstance(g, (Conflict, Unchanged)) else
-                                 g.rows["games"][0][19], g.game, "conflict", None, "game",
-                                 f"game {g.game!r} is already stored with different content; not merged "
-                                 f"(import with --replace to overwrite it)"))
-                    continue
-                if isinstance(g, Unchanged):  # its id was stored from another file earlier in this run
-                    counts["unchanged"] += 1
-                    continue
-                g.import_id = import_id
-                if have is not None:
-                    pending_replace.append(g.game)
-                pending.append(g)
-                known[g.game] = g.checksum
-                counts["stored"] += 1
-                counts["invalid"] += not g.valid
-                if len(pending) >= batch_games:
-                    flush(on_fail)
-
-            def record(c: duckdb.DuckDBPyConnection, prep: FilePrep = prep, import_id: int = import_id,
-                       started: datetime = started, counts: dict[str, int] = counts,
-                       errs: list[tuple[Any, ...]] = errs) -> None:
-                # a file's errors are those of its latest import
-                c.execute("DELETE FROM import_errors WHERE file = ?", [prep.file])
-                c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(),
-                           counts["games"], prep.events, counts["stored"], counts["unchanged"],
-                           counts["conflicts"], counts["invalid"], counts["failed"]])
-                if errs:
-                    c.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", errs)
-
-            flush(on_fail, record)
-            for k in ("games", "stored", "unchanged", "conflicts", "invalid", "failed"):
-                setattr(summary, k, getattr(summary, k) + counts[k])
-            summary.events += prep.events
+            _import_file(con, prep, known, replace, batch_games, summary)
             if bar is not None:
                 bar.update(prep.bytes)
     finally:
@@ -683,6 +633,82 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
             bar.close()
     summary.seconds = time.perf_counter() - t0
     return summary
+
+
+def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str, str], replace: bool,
+                 batch_games: int, summary: ImportSummary) -> None:
+    import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
+    started = datetime.now()
+    n = dict(games=0, stored=0, unchanged=0, conflicts=0, invalid=0, failed=0)
+    errs: list[tuple[Any, ...]] = [(import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message)
+                                   for e in prep.errors]
+    n["failed"] = len({e.game if e.game is not None else ("", e.line) for e in prep.errors})
+    pending: list[Entry] = []
+    replacing: set[str] = set()
+
+    def flush(extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+        batch = list(pending)
+        pending.clear()
+        rep = [e.game for e in batch if e.game in replacing]
+        try:
+            write_tables(con, _take(prep.tables, [e.span for e in batch]), import_id, rep, extra)
+            return
+        except duckdb.Error as err:
+            if len(batch) == 1:
+                fail(batch[0], str(err))
+                batch = []
+        for e in batch:  # one game per transaction now
+            try:
+                write_tables(con, _take(prep.tables, [e.span]), import_id, [e.game] if e.game in replacing else [])
+            except duckdb.Error as err:
+                fail(e, str(err))
+        if extra is not None:
+            write_tables(con, {}, import_id, (), extra)
+
+    def fail(e: Entry, msg: str) -> None:
+        n["stored"] -= 1
+        n["invalid"] -= not e.valid
+        n["failed"] += 1
+        known.pop(e.game, None)
+        errs.append((import_id, prep.file, e.line, e.game, "store", None, None, f"could not be stored: {msg}"))
+
+    for e in prep.games:
+        n["games"] += 1
+        have = known.get(e.game)
+        if have == e.checksum:
+            n["unchanged"] += 1
+            continue
+        if e.status == "conflict" or (have is not None and not replace):
+            n["conflicts"] += 1
+            errs.append((import_id, prep.file, e.line, e.game, "conflict", None, "game",
+                         f"game {e.game!r} is already stored with different content; not merged "
+                         f"(import with --replace to overwrite it)"))
+            continue
+        if e.status == "unchanged":  # its id was stored from another file earlier in this run
+            n["unchanged"] += 1
+            continue
+        if have is not None:
+            replacing.add(e.game)
+        pending.append(e)
+        known[e.game] = e.checksum
+        n["stored"] += 1
+        n["invalid"] += not e.valid
+        if len(pending) >= batch_games:
+            flush()
+
+    def record(c: duckdb.DuckDBPyConnection) -> None:
+        # a file's errors are those of its latest import
+        c.execute("DELETE FROM import_errors WHERE file = ?", [prep.file])
+        c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(), n["games"],
+                   prep.events, n["stored"], n["unchanged"], n["conflicts"], n["invalid"], n["failed"]])
+        if errs:
+            c.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", errs)
+
+    flush(record)
+    for k, v in n.items():
+        setattr(summary, k, getattr(summary, k) + v)
+    summary.events += prep.events
 
 
 # ---- export -------------------------------------------------------------------------------
