@@ -1,0 +1,226 @@
+"""AppTests of every dashboard page, asserting on what the user sees, against a real DuckDB
+filled (through the store's import) with the hand-written logs of tests/dashboard_logs.py."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard_logs import SEAT1, make_game, many_games, write_log
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    from analysis import store
+
+    d = tmp_path_factory.mktemp("dash")
+    games = [make_game("dash-1", hands=2, seed=3, players=["Ali", EVIL, "Mehmet", "Zeynep"])] + many_games(12)
+    log = write_log(d / "games.jsonl", games)
+    path = d / "dash.duckdb"
+    con = store.connect(path, seed=False)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+    finally:
+        con.close()
+    yield path
+
+
+@pytest.fixture
+def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    return AppTest.from_file(APP, default_timeout=60)
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _open(at: AppTest, page: str, **params: Any) -> AppTest:
+    for k, v in params.items():
+        at.query_params[k] = str(v)
+    at.run()
+    _ok(at)
+    at.switch_page(f"views/{page}.py").run()
+    return _ok(at)
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _step(at: AppTest) -> int:
+    m = re.search(r'data-testid="ist-step" data-step="(\d+)"', _html(at))
+    assert m, "no step label"
+    return int(m.group(1))
+
+
+def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:
+    from analysis import queries, store
+
+    with store.reading(db) as con:
+        return getattr(queries, fn)(con, *args, **kw)
+
+
+# ---- Replay ---------------------------------------------------------------------------------
+
+def test_replay_next_button_moves_the_step_label_and_the_board(app: AppTest) -> None:
+    at = _open(app, "replay")
+    at.selectbox(key="game").select("dash-1").run()
+    assert _step(_ok(at)) == 0
+    assert "Adım 0 / 24" in _html(at)
+    for want in (1, 2, 3):
+        at.button(key="b_next").click().run()
+        assert _step(_ok(at)) == want
+    assert at.slider(key="step").value == 3
+    # step 3: seat 1 opened with 109 (K9 K10 K11 okey-as-K12 · Y7 B7 K7 · B10-B13)
+    html = _html(at)
+    assert "açtı: 109 sayı" in html
+    assert 'title="okey (R6) = K12"' in html  # the okey on the table says what it stands for
+    at.button(key="b_prev").click().run()
+    assert _step(_ok(at)) == 2
+
+
+def test_replay_draws_every_tile_of_the_known_dealt_rack(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1")
+    html = _html(at)
+    seat1 = html.split('data-seat="1"', 1)[1].split('data-seat="2"', 1)[0]
+    rack = re.findall(r'data-tile="([A-Z0-9]+)"', seat1.split("ist-discards")[0])
+    assert sorted(rack) == sorted(SEAT1)
+    assert re.search(r'class="ist-tile[^"]* okey"[^>]*data-tile="R6"', seat1)  # R6 is the okey under gösterge R5
+    assert "Gösterge" in html
+
+
+def test_replay_link_opens_at_its_step_and_end_shows_the_score_table(app: AppTest, db: Path) -> None:
+    at = _open(app, "replay", game="dash-1", hand=1, step=8)
+    assert _step(at) == 8
+    assert "açtı: 5 çift" in _html(at)
+    at.button(key="b_last").click().run()
+    assert _step(_ok(at)) == 24
+    assert "bitirdi" in _html(at)
+    hands = _read(db, "game_hands", "dash-1")
+    scores = [int(x) for x in hands.iloc[0]["scores"]]
+    table = at.dataframe[0].value
+    assert table["El puanı"].tolist() == scores
+    assert any("Çarpan: bitiren ×1" in m.value for m in at.markdown)
+
+
+def test_replay_page_down_jumps_to_the_chosen_seats_next_turn(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1")
+    at.selectbox(key="turn_seat").select(3).run()
+    at.button(key="b_nturn").click().run()
+    assert _step(_ok(at)) == 7  # seat 3 draws at step 7
+    at.button(key="b_nturn").click().run()
+    assert _step(_ok(at)) == 16  # and next at step 16 (then lays off K8 and swaps K12 for the okey)
+    at.button(key="b_pturn").click().run()
+    assert _step(_ok(at)) == 7
+
+
+def test_player_names_from_a_log_are_escaped_in_the_html(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1")
+    html = _html(at)
+    assert EVIL not in html and "<img" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    at.button(key="b_last").click().run()
+    assert "<img" not in _html(_ok(at))
+
+
+# ---- Games ----------------------------------------------------------------------------------
+
+def test_games_player_filter_narrows_the_list(app: AppTest, db: Path) -> None:
+    at = _open(app, "games")
+    total = len(_read(db, "list_games"))
+    assert at.dataframe[0].value.shape[0] == total
+    at.selectbox(key="f_player").select("Deniz").run()
+    want = _read(db, "list_games", player="Deniz")
+    assert 0 < len(want) < total
+    shown = at.dataframe[0].value
+    assert sorted(shown["Oyun"]) == sorted(want["game"])
+    assert f"{len(want)} oyun ({total} içinden)" in _html(_ok(at))
+
+
+def test_games_upload_imports_good_games_and_lists_bad_lines(app: AppTest, tmp_path: Path) -> None:
+    good = make_game("up-1", seed=9)
+    text = "\n".join(json.dumps(e) for e in good) + "\n"
+    text += '{"type":"game","game":"up-2","variant":"101","players":["A","B","C","D"]}\n{not json\n'
+    at = _open(app, "games")
+    at.file_uploader(key="upload").set_value(("upload.jsonl", text.encode(), "application/json")).run()
+    _ok(at)
+    assert any("1 stored" in s.value for s in at.success) or any("1 stored" in w.value for w in at.warning)
+    errors = at.dataframe[1].value
+    assert (errors["file"] == "upload.jsonl").any()
+    assert len(good) + 2 in errors["line"].tolist()  # the broken line, by its number in the file
+    assert "not JSON" in " ".join(map(str, errors["message"]))
+
+
+def test_games_upload_refuses_a_wrong_file_name(app: AppTest) -> None:
+    from dashboard.uploads import check
+
+    assert check("x.csv", 10, "en") is not None
+    assert check("x.jsonl.gz", 10, "en") is None
+    assert "limit" in (check("x.jsonl", 51 * 1024 * 1024, "en") or "")
+
+
+# ---- Opening lab ----------------------------------------------------------------------------
+
+def test_lab_draws_the_typed_rack_and_its_best_openings(app: AppTest) -> None:
+    at = _open(app, "opening_lab")
+    rack = "K9 K10 K11 K12 Y7 B7 K7 B10 B11 B12 B13 R1 Y3 B5 K2"
+    at.text_input(key="rack").input(rack).run()
+    html = _html(_ok(at))
+    drawn = re.findall(r'data-tile="([A-Z0-9]+)"', html.split("ist-rack", 1)[1].split("</div>", 1)[0])
+    assert sorted(drawn) == sorted(rack.split())
+    assert "En iyi per açılışı: 109 sayı (eşik 101)" in html
+    assert "eşiği geçiyor" in html
+
+
+def test_lab_picker_adds_a_tile_and_refuses_a_third_copy(app: AppTest) -> None:
+    at = _open(app, "opening_lab")
+    at.button(key="pick_B7").click().run()
+    at.button(key="pick_B7").click().run()
+    assert at.text_input(key="rack").value == "B7 B7"
+    at.button(key="pick_B7").click().run()
+    assert any("T1" in e.value for e in _ok(at).error)
+
+
+# ---- Players --------------------------------------------------------------------------------
+
+def _decode(arr: Any) -> list[float]:
+    if isinstance(arr, dict) and "bdata" in arr:
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
+    return list(arr)
+
+
+def test_players_cumulative_chart_matches_the_database(app: AppTest, db: Path) -> None:
+    at = _open(app, "players")
+    charts = at.get("plotly_chart")
+    assert len(charts) == 7
+    spec = json.loads(charts[0].proto.spec)
+    scores = _read(db, "player_hand_scores", variant="101")
+    for trace in spec["data"]:
+        want = scores[scores["player"] == trace["name"]]["cumulative"].tolist()
+        assert _decode(trace["y"]) == want
+    stats = at.dataframe[0].value
+    assert set(stats["player"]) == {tr["name"] for tr in spec["data"]}
+
+
+# ---- Language ---------------------------------------------------------------------------------
+
+def test_english_switch_keeps_turkish_game_terms(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1", step=8)
+    assert "El tekrarı" in [t.value for t in at.title]
+    at.segmented_control(key="lang").set_value("en").run()
+    _ok(at)
+    assert "Hand replay" in [t.value for t in at.title]
+    html = _html(at)
+    assert "opened: 5 çift" in html and "Gösterge" in html
