@@ -137,15 +137,17 @@ def _event_dict(row: dict[str, Any]) -> dict[str, Any]:
     return ev
 
 
-def game_events(con: Con, game: str, hand: int | None = None) -> list[dict[str, Any]]:
-    """A game's events in log order as v1 event dicts (``hand``: only that hand's, by number),
-    each with ``line`` and ``valid`` (false from its hand's first illegal move on) added.
-    Without ``hand`` the game event (header) comes first."""
+def game_events(con: Con, game: str, hand: int | None = None, ord: int | None = None) -> list[dict[str, Any]]:
+    """A game's events in log order as v1 event dicts, each with ``line`` and ``valid`` (false
+    from its hand's first illegal move on) added. ``hand``: only the hand(s) with that number;
+    ``ord``: only the ord-th hand played (a replayed void hand keeps its number, E3). Without
+    either, the game event (header) comes first."""
     cols = ("game", "seq", "line", "hand", "type", *_EVENT_FIELDS, "t", "extra", "valid")
     rows = con.execute(f"SELECT {', '.join(cols)} FROM events WHERE game = ? "  # cols: constants
-                       "AND (?::INTEGER IS NULL OR hand = ?) ORDER BY seq", [game, hand, hand]).fetchall()
+                       "AND (?::INTEGER IS NULL OR hand = ?) AND (?::INTEGER IS NULL OR ord = ?) ORDER BY seq",
+                       [game, hand, hand, ord, ord]).fetchall()
     out = []
-    if hand is None:
+    if hand is None and ord is None:
         head = _header(con, game)
         if head is not None:
             out.append({**head[0], "line": head[1], "valid": True})

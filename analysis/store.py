@@ -182,12 +182,13 @@ def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
             wait: float | None = None, seed: bool | None = None) -> duckdb.DuckDBPyConnection:
     """Open the database, creating and migrating it when needed.
 
-    A new database at the default location (``path`` None) is filled with data/sample/ first
-    (``seed``). A read-only open of a missing or outdated database first creates or migrates it
+    A new database at the default location ($ISTAKA_DB, else data/istaka.duckdb) is filled with
+    data/sample/ first (``seed``). A read-only open of a missing or outdated database first creates or migrates it
     read-write, then reopens it read-only. Lock conflicts are retried for ``wait`` seconds.
     """
     p = db_path(path)
-    seed = (path is None) if seed is None else seed
+    if seed is None:  # the default database (or $ISTAKA_DB), however it was named
+        seed = p.resolve() == db_path().resolve()
     if wait is None:
         wait = READ_WAIT if read_only else LOCK_WAIT
     if read_only:
