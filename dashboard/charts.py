@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from . import data
 from .i18n import t
+from .tiles_view import esc  # plotly reads tags in trace names: names from logs are escaped
 
 PALETTE = ["#d0281f", "#1560bd", "#e08600", "#1b1b1b", "#2e9d44", "#8e44ad", "#16a085", "#7f8c8d"]
 
@@ -29,18 +31,34 @@ def game_ranks(scores: pd.DataFrame) -> pd.DataFrame:
     return g
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def player_figures(_v: int, path: str, variant: str, players: tuple[str, ...], lang: str) -> dict[str, Any]:
-    scores = data.query("player_hand_scores", variant=variant)
+MAX_POINTS = 1500  # per line: more points than a chart is wide in pixels only cost time
+
+
+def thin(n: int) -> slice | list[int]:
+    """Indexes of at most MAX_POINTS evenly spread points, always keeping the last one."""
+    if n <= MAX_POINTS:
+        return slice(None)
+    step = -(-n // MAX_POINTS)
+    idx = list(range(0, n, step))
+    if idx[-1] != n - 1:
+        idx.append(n - 1)
+    return idx
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)  # figures are only read: no copy per rerun
+def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], lang: str) -> dict[str, Any]:
+    frames = data.player_frames(variant)
+    scores = frames["player_hand_scores"]
     mine = scores[scores["player"].isin(players)]
     colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
     figs: dict[str, Any] = {}
 
     fig = go.Figure()
     for p in players:
-        s = mine[mine["player"] == p]
-        fig.add_trace(go.Scattergl(x=list(range(1, len(s) + 1)), y=s["cumulative"].tolist(), mode="lines", name=p,
-                                   line=dict(color=colour[p])))
+        y = mine.loc[mine["player"] == p, "cumulative"].to_numpy()
+        x = np.arange(1, len(y) + 1)
+        keep = thin(len(y))
+        fig.add_trace(go.Scattergl(x=x[keep], y=y[keep], mode="lines", name=esc(p), line=dict(color=colour[p])))
     figs["cumulative"] = _layout(fig, t("chart_cumulative", lang), t("axis_hand", lang), t("axis_total", lang))
 
     per_game = mine.groupby(["player", "game"], as_index=False, sort=False).agg(
@@ -48,14 +66,15 @@ def player_figures(_v: int, path: str, variant: str, players: tuple[str, ...], l
     fig = go.Figure()
     for p in players:
         s = per_game[per_game["player"] == p].sort_values("started")
-        fig.add_trace(go.Scattergl(x=s["started"].tolist(), y=s["cumulative"].tolist(), mode="lines+markers",
-                                   name=p, line=dict(color=colour[p]), marker=dict(size=4)))
+        keep = thin(len(s))
+        fig.add_trace(go.Scattergl(x=s["started"].to_numpy()[keep], y=s["cumulative"].to_numpy()[keep],
+                                   mode="lines", name=esc(p), line=dict(color=colour[p])))
     figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang))
 
     fig = go.Figure()
     for p in players:
         s = per_game[per_game["player"] == p]
-        fig.add_trace(go.Box(y=s["total"].tolist(), name=p, marker_color=colour[p], boxpoints="outliers"))
+        fig.add_trace(go.Box(y=s["total"].to_numpy(), name=esc(p), marker_color=colour[p], boxpoints="outliers"))
     figs["game_totals"] = _layout(fig, t("chart_game_totals", lang), "", t("axis_total", lang))
 
     ranks = game_ranks(scores)
@@ -63,17 +82,17 @@ def player_figures(_v: int, path: str, variant: str, players: tuple[str, ...], l
     fig = go.Figure()
     for p in players:
         counts = ranks[ranks["player"] == p]["rank"].value_counts()
-        fig.add_trace(go.Bar(x=[1, 2, 3, 4], y=[int(counts.get(r, 0)) for r in (1, 2, 3, 4)], name=p,
+        fig.add_trace(go.Bar(x=[1, 2, 3, 4], y=[int(counts.get(r, 0)) for r in (1, 2, 3, 4)], name=esc(p),
                              marker_color=colour[p]))
     fig.update_layout(barmode="group")
     figs["ranks"] = _layout(fig, t("chart_ranks", lang), t("axis_rank", lang), t("axis_count", lang))
 
-    op = data.query("opening_values", variant=variant)
+    op = frames["opening_values"]
     op = op[op["player"].isin(players) & (op["kind"] == "points")]
     fig = go.Figure()
     for p in players:
         s = op[op["player"] == p]
-        fig.add_trace(go.Scatter(x=s["threshold"].tolist(), y=s["value"].tolist(), mode="markers", name=p,
+        fig.add_trace(go.Scattergl(x=s["threshold"].to_numpy(), y=s["value"].to_numpy(), mode="markers", name=esc(p),
                                  marker=dict(color=colour[p], size=7, opacity=.7)))
     if len(op):
         lo, hi = int(op["threshold"].min()), int(max(op["threshold"].max(), op["value"].max()))
@@ -81,21 +100,21 @@ def player_figures(_v: int, path: str, variant: str, players: tuple[str, ...], l
                                  line=dict(color="#999", dash="dash")))
     figs["openings"] = _layout(fig, t("chart_openings", lang), t("axis_threshold", lang), t("axis_value", lang))
 
-    fk = data.query("finish_kinds", variant=variant)
+    fk = frames["finish_kinds"]
     fk = fk[fk["player"].isin(players)]
     fig = go.Figure()
     for kind in sorted(fk["kind"].unique()) if len(fk) else []:
         s = fk[fk["kind"] == kind].set_index("player")["finishes"]
-        fig.add_trace(go.Bar(x=list(players), y=[int(s.get(p, 0)) for p in players], name=kind))
+        fig.add_trace(go.Bar(x=[esc(p) for p in players], y=[int(s.get(p, 0)) for p in players], name=kind))
     fig.update_layout(barmode="stack")
     figs["finishes"] = _layout(fig, t("chart_finishes", lang), "", t("axis_count", lang))
 
-    pe = data.query("penalties", variant=variant)
+    pe = frames["penalties"]
     pe = pe[pe["player"].isin(players)]
     fig = go.Figure()
     for rule in sorted(pe["rule"].unique()) if len(pe) else []:
         s = pe[pe["rule"] == rule].groupby("player").size()
-        fig.add_trace(go.Bar(x=list(players), y=[int(s.get(p, 0)) for p in players], name=rule))
+        fig.add_trace(go.Bar(x=[esc(p) for p in players], y=[int(s.get(p, 0)) for p in players], name=rule))
     fig.update_layout(barmode="stack")
     figs["penalties"] = _layout(fig, t("chart_penalties", lang), "", t("axis_count", lang))
     return figs

@@ -58,7 +58,7 @@ def _read(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _games(_v: int, path: str, filters: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
+def _games(v: int, path: str, filters: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
     return frame(_read(queries.list_games, **dict(filters)))
 
 
@@ -67,8 +67,18 @@ def games(**filters: Any) -> pd.DataFrame:
     return _games(version(), db_file(), clean)
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _game_ids(v: int, path: str) -> tuple[str, ...]:
+    return tuple(str(x) for x in _read(queries.list_games)["game"])
+
+
+def game_ids() -> tuple[str, ...]:
+    """Every stored game id (newest first), shared between sessions without copying."""
+    return _game_ids(version(), db_file())
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
-def _choices(_v: int, path: str) -> dict[str, list[Any]]:
+def _choices(v: int, path: str) -> dict[str, list[Any]]:
     def run(con: Any) -> dict[str, list[Any]]:
         return {"players": list(queries.players(con)), "variants": list(queries.variants(con)),
                 "sites": list(queries.sites(con))}
@@ -81,7 +91,7 @@ def choices() -> dict[str, list[Any]]:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _query(_v: int, path: str, name: str, kw: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
+def _query(v: int, path: str, name: str, kw: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
     return frame(_read(getattr(queries, name), **dict(kw)))
 
 
@@ -90,8 +100,24 @@ def query(name: str, **kw: Any) -> pd.DataFrame:
     return _query(version(), db_file(), name, tuple(sorted(kw.items())))
 
 
+PLAYER_QUERIES = ("player_hand_scores", "opening_values", "finish_kinds", "penalties", "player_stats")
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _player_frames(v: int, path: str, variant: str | None) -> dict[str, pd.DataFrame]:
+    def run(con: Any) -> dict[str, pd.DataFrame]:
+        return {name: frame(getattr(queries, name)(con, variant=variant)) for name in PLAYER_QUERIES}
+    return _read(run)
+
+
+def player_frames(variant: str | None) -> dict[str, pd.DataFrame]:
+    """Everything the Players page shows for one variant, read in one burst (one connection).
+    Shared between sessions without copying: callers must not modify the frames."""
+    return _player_frames(version(), db_file(), variant)
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
-def _import_errors(_v: int, path: str) -> pd.DataFrame:
+def _import_errors(v: int, path: str) -> pd.DataFrame:
     return frame(_read(queries.import_errors))
 
 
@@ -100,7 +126,7 @@ def import_errors() -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _replay(_v: int, path: str, game: str) -> "Replay | None":
+def _replay(v: int, path: str, game: str) -> "Replay | None":
     gl = _read(queries.load_gamelog, game)
     if gl is None:
         return None

@@ -20,8 +20,8 @@ def available() -> bool:
     return _solver is not None
 
 
-@st.cache_data(show_spinner=False, max_entries=4096)
-def _solve(game: str, hand: int, step: int, seat: int, _v: int, _state: HandState) -> dict[str, Any] | None:
+@st.cache_resource(show_spinner=False, max_entries=4096)  # read-only dicts: no copy per rerun
+def _solve(game: str, hand: int, step: int, seat: int, v: int, _state: HandState) -> dict[str, Any] | None:
     assert _solver is not None
     return _solver.solve(_state, seat)
 

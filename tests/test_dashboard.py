@@ -4,6 +4,7 @@ filled (through the store's import) with the hand-written logs of tests/dashboar
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from pathlib import Path
@@ -207,11 +208,19 @@ def test_players_cumulative_chart_matches_the_database(app: AppTest, db: Path) -
     assert len(charts) == 7
     spec = json.loads(charts[0].proto.spec)
     scores = _read(db, "player_hand_scores", variant="101")
+    assert spec["data"]
     for trace in spec["data"]:
-        want = scores[scores["player"] == trace["name"]]["cumulative"].tolist()
-        assert _decode(trace["y"]) == want
+        want = scores[scores["player"] == html.unescape(trace["name"])]["cumulative"].tolist()
+        assert want and _decode(trace["y"]) == want
     stats = at.dataframe[0].value
-    assert set(stats["player"]) == {tr["name"] for tr in spec["data"]}
+    assert set(stats["player"]) == {html.unescape(tr["name"]) for tr in spec["data"]}
+
+
+def test_players_page_escapes_a_player_name_in_chart_legends(app: AppTest) -> None:
+    at = _open(app, "players")
+    at.multiselect(key="p_players").select(EVIL).run()
+    spec = _ok(at).get("plotly_chart")[0].proto.spec
+    assert "<img" not in spec and "&lt;img" in spec
 
 
 # ---- Language ---------------------------------------------------------------------------------

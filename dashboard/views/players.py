@@ -20,7 +20,8 @@ c1, c2 = st.columns([1, 4])
 variants = ch["variants"]
 variant = c1.selectbox(t("filter_variant", lang), variants, index=variants.index("101") if "101" in variants else 0,
                        key="p_variant", bind="query-params")
-scores = data.query("player_hand_scores", variant=variant)
+frames = data.player_frames(variant)
+scores = frames["player_hand_scores"]
 names = sorted(scores["player"].unique().tolist()) if len(scores) else []
 default = (scores.groupby("player").size().sort_values(ascending=False).index[:4].tolist()
            if len(scores) else [])
@@ -42,5 +43,5 @@ b.plotly_chart(figs["finishes"], key="ch_finishes")
 c.plotly_chart(figs["penalties"], key="ch_penalties")
 
 st.subheader(t("stats_table", lang))
-stats = data.query("player_stats", variant=variant)
+stats = frames["player_stats"]
 st.dataframe(stats[stats["player"].isin(chosen)].round(2), hide_index=True, key="stats")

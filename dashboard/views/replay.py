@@ -21,8 +21,7 @@ from dashboard.tiles_view import esc, table_html
 lang = data.lang()
 st.title(t("replay_title", lang))
 
-games = data.games()
-ids = [str(x) for x in games["game"]] if len(games) else []
+ids = list(data.game_ids())
 if not ids:
     st.info(t("no_games", lang))
     st.stop()
@@ -134,21 +133,23 @@ with board:
 with side:
     st.subheader(t("moves", lang))
     moves = rp.moves(int(hand_no), lang, describe)
-    view = moves.copy()
-    view.insert(0, "▶", ["▶" if i == step else "" for i in range(len(view))])
+    # a window around the current move, so that it is always in sight without scrolling
+    lo = max(0, min(step - 6, len(moves) - 18))
+    view = moves.iloc[lo: lo + 18].copy()
+    view.insert(0, "▶", ["▶" if i == step else "" for i in range(lo, lo + len(view))])
     gen = st.session_state.get("moves_gen", 0)
 
-    def _picked(key: str) -> None:
+    def _picked(key: str, lo: int) -> None:
         rows = st.session_state[key].selection.rows
         if rows:
-            _go(int(rows[0]))
+            _go(lo + int(rows[0]))
         st.session_state.moves_gen = st.session_state.get("moves_gen", 0) + 1
 
-    styled = view.style.apply(lambda r: ["background-color:#ffe9a8;font-weight:600" if r.name == step else ""
-                                         for _ in r], axis=1)
     key = f"moves-{gen}"
-    st.dataframe(styled, key=key, on_select=lambda: _picked(key), selection_mode="single-row",
-                 hide_index=True, height=520)
+    st.dataframe(view, key=key, on_select=lambda k=key, w=lo: _picked(k, w), selection_mode="single-row",
+                 hide_index=True, height=18 * 35 + 38,
+                 column_config={"▶": st.column_config.TextColumn("", width=24),
+                                "#": st.column_config.NumberColumn("#", width=36)})
 
 # ---- per-turn suggestion --------------------------------------------------------------------
 turn = rp.turn_at(int(hand_no), step)
