@@ -15,11 +15,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dashboard/ on the path
     sys.path.insert(0, str(ROOT))
 
-import streamlit as st  # noqa: E402
+import streamlit as st
 
-from dashboard import data  # noqa: E402
-from dashboard.i18n import LANGS, t  # noqa: E402
-from dashboard.tiles_view import CSS  # noqa: E402
+from dashboard import data
+from dashboard.i18n import LANGS, t
+from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
 

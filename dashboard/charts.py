@@ -17,8 +17,8 @@ PALETTE = ["#d0281f", "#1560bd", "#e08600", "#1b1b1b", "#2e9d44", "#8e44ad", "#1
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=340, margin=dict(l=40, r=10, t=40, b=40),
-                      legend=dict(orientation="h", y=-0.25))
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=340, margin={"l": 40, "r": 10, "t": 40, "b": 40},
+                      legend={"orientation": "h", "y": -0.25})
     return fig
 
 
@@ -58,7 +58,7 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
         y = mine.loc[mine["player"] == p, "cumulative"].to_numpy()
         x = np.arange(1, len(y) + 1)
         keep = thin(len(y))
-        fig.add_trace(go.Scattergl(x=x[keep], y=y[keep], mode="lines", name=esc(p), line=dict(color=colour[p])))
+        fig.add_trace(go.Scattergl(x=x[keep], y=y[keep], mode="lines", name=esc(p), line={"color": colour[p]}))
     figs["cumulative"] = _layout(fig, t("chart_cumulative", lang), t("axis_hand", lang), t("axis_total", lang))
 
     per_game = mine.groupby(["player", "game"], as_index=False, sort=False).agg(
@@ -68,7 +68,7 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
         s = per_game[per_game["player"] == p].sort_values("started")
         keep = thin(len(s))
         fig.add_trace(go.Scattergl(x=s["started"].to_numpy()[keep], y=s["cumulative"].to_numpy()[keep],
-                                   mode="lines", name=esc(p), line=dict(color=colour[p])))
+                                   mode="lines", name=esc(p), line={"color": colour[p]}))
     figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang))
 
     fig = go.Figure()
@@ -93,11 +93,11 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
     for p in players:
         s = op[op["player"] == p]
         fig.add_trace(go.Scattergl(x=s["threshold"].to_numpy(), y=s["value"].to_numpy(), mode="markers", name=esc(p),
-                                 marker=dict(color=colour[p], size=7, opacity=.7)))
+                                 marker={"color": colour[p], "size": 7, "opacity": .7}))
     if len(op):
         lo, hi = int(op["threshold"].min()), int(max(op["threshold"].max(), op["value"].max()))
         fig.add_trace(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", name=t("axis_threshold", lang),
-                                 line=dict(color="#999", dash="dash")))
+                                 line={"color": "#999", "dash": "dash"}))
     figs["openings"] = _layout(fig, t("chart_openings", lang), t("axis_threshold", lang), t("axis_value", lang))
 
     fk = frames["finish_kinds"]

@@ -10,9 +10,10 @@ objects (``st.cache_resource``) keyed by game id: stepping through a hand is the
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -126,14 +127,14 @@ def import_errors() -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _replay(v: int, path: str, game: str) -> "Replay | None":
+def _replay(v: int, path: str, game: str) -> Replay | None:
     gl = _read(queries.load_gamelog, game)
     if gl is None:
         return None
     return Replay(gl, replay_game(gl, keep_steps=True))
 
 
-def replay(game: str) -> "Replay | None":
+def replay(game: str) -> Replay | None:
     """The replayed game (every state of every hand), cached by game id."""
     return _replay(version(), db_file(), game)
 

@@ -5,7 +5,8 @@ built here escapes every text from a log.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from analysis.engine import HandState
 from analysis.rules import Rules

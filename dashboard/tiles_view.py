@@ -10,7 +10,7 @@ parsed :class:`Tile` values, never copied from the log.
 from __future__ import annotations
 
 import html
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from analysis.engine import HandState, TableMeld
 from analysis.tiles import COLOURS, Placed, Tile
@@ -204,9 +204,9 @@ def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
         '<div class="ist-center"><div class="top">',
         f'<div><div class="lbl">{esc(tr("indicator", lang))}</div>{tile_html(state.indicator, okey)}</div>',
         f'<div><div class="lbl">{esc(tr("okey", lang))}</div>{tile_html(okey, okey)}</div>',
-        f'<div><div class="lbl">{esc(tr("deck", lang))}</div><span class="ist-deck">'
-        f'<span class="ist-tile back"></span><b data-deck="{state.deck_count}">'
-        f'{esc(tr("deck_count", lang, n=state.deck_count))}</b></span></div>',
+        (f'<div><div class="lbl">{esc(tr("deck", lang))}</div><span class="ist-deck">'
+         f'<span class="ist-tile back"></span><b data-deck="{state.deck_count}">'
+         f'{esc(tr("deck_count", lang, n=state.deck_count))}</b></span></div>'),
         '</div>',
     ]
     melds = [m for m in state.table if m is not None]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -25,7 +26,7 @@ class Message:
 
 def check(name: str, size: int, lang: str) -> str | None:
     """Why an upload is refused (wrong name or too big), or None."""
-    if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):
+    if not name.endswith((".jsonl", ".jsonl.gz")):
         return t("upload_bad_name", lang, name=name)
     if size > LIMIT_MB * 1024 * 1024:
         return t("upload_too_big", lang, name=name, size=round(size / 1024 / 1024, 1), limit=LIMIT_MB)

@@ -10,11 +10,10 @@ import streamlit as st
 
 from analysis.rules import PRESETS
 from analysis.tiles import COLOURS, FACES, Tile, full_set, okey_of
-
 from dashboard import data, lab
 from dashboard.i18n import t
-from dashboard.tiles_view import esc, rack_html, tile_html
 from dashboard.replay_view import opening_html
+from dashboard.tiles_view import esc, rack_html, tile_html
 
 lang = data.lang()
 st.title(t("lab_title", lang))

@@ -14,8 +14,15 @@ import streamlit as st
 
 from dashboard import data, suggest
 from dashboard.i18n import t
-from dashboard.replay_view import (compare, describe, finish_explanation, played, running_totals,
-                                   score_rows, suggestion_html)
+from dashboard.replay_view import (
+    compare,
+    describe,
+    finish_explanation,
+    played,
+    running_totals,
+    score_rows,
+    suggestion_html,
+)
 from dashboard.tiles_view import esc, table_html
 
 lang = data.lang()
