@@ -11,7 +11,7 @@ in the logs, ``date_from``/``date_to`` dates or ISO strings (inclusive days).
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import duckdb
@@ -29,12 +29,13 @@ def _df(con: Con, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
 
 
 def _day(x: Any, end: bool = False) -> datetime | None:
+    """A bound of a date range; a bare day (date or "YYYY-MM-DD") as ``end`` means its end."""
     if x is None or x == "":
         return None
     if isinstance(x, str):
-        x = datetime.fromisoformat(x)
+        x = date.fromisoformat(x) if len(x) <= 10 else datetime.fromisoformat(x)
     if isinstance(x, datetime):
-        return x
+        return x.replace(tzinfo=None) if x.tzinfo is None else x.astimezone(UTC).replace(tzinfo=None)
     if isinstance(x, date):
         d = datetime(x.year, x.month, x.day)
         return d + timedelta(days=1) if end else d
@@ -57,8 +58,6 @@ def list_games(con: Con, player: str | None = None, variant: str | None = None, 
         raise ValueError(f"result must be one of {', '.join(GAME_RESULTS)}, got {result!r}")
     start = _day(date_from)
     end = _day(date_to, end=True)
-    if isinstance(date_to, str) and len(date_to) <= 10:
-        end = _day(date_to) + timedelta(days=1)  # type: ignore[operator]
     sql = """
         SELECT g.game, g.variant, g.site, g.started,
                (SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.game = g.game) AS players,

@@ -20,10 +20,11 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import duckdb
 
@@ -251,7 +252,7 @@ def _parse_started(text: Any) -> datetime | None:
     except ValueError:
         return None
     if d.tzinfo is not None:
-        d = d.astimezone(timezone.utc).replace(tzinfo=None)
+        d = d.astimezone(UTC).replace(tzinfo=None)
     return d
 
 
@@ -640,7 +641,7 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
                  batch_games: int, summary: ImportSummary) -> None:
     import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
     started = datetime.now()
-    n = dict(games=0, stored=0, unchanged=0, conflicts=0, invalid=0, failed=0)
+    n = {"games": 0, "stored": 0, "unchanged": 0, "conflicts": 0, "invalid": 0, "failed": 0}
     errs: list[tuple[Any, ...]] = [(import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message)
                                    for e in prep.errors]
     n["failed"] = len({e.game if e.game is not None else ("", e.line) for e in prep.errors})
@@ -681,9 +682,9 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
             continue
         if e.status == "conflict" or (have is not None and not replace):
             n["conflicts"] += 1
-            errs.append((import_id, prep.file, e.line, e.game, "conflict", None, "game",
-                         f"game {e.game!r} is already stored with different content; not merged "
-                         f"(import with --replace to overwrite it)"))
+            msg = (f"game {e.game!r} is already stored with different content; not merged "
+                   f"(import with --replace to overwrite it)")
+            errs.append((import_id, prep.file, e.line, e.game, "conflict", None, "game", msg))
             continue
         if e.status == "unchanged":  # its id was stored from another file earlier in this run
             n["unchanged"] += 1

@@ -20,8 +20,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import duckdb
 
@@ -29,8 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from analysis import queries as Q  # noqa: E402
-from analysis import store  # noqa: E402
+from analysis import queries as Q
+from analysis import store
 
 VARIANTS = ("101", "51", "101-classic")
 
@@ -81,7 +82,7 @@ def stage_breakdown(files: list[Path]) -> dict[str, float]:
     from analysis.replay import replay_game
 
     f = files[0]
-    out = dict(read=0.0, checksum=0.0, replay=0.0, rows=0.0, arrow=0.0, write=0.0)
+    out = {"read": 0.0, "checksum": 0.0, "replay": 0.0, "rows": 0.0, "arrow": 0.0, "write": 0.0}
     t = time.perf_counter()
     rr = read_file(f)
     out["read"] = time.perf_counter() - t

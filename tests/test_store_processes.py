@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import duckdb
+from store_logs import make_game, write_log
+from test_store import snapshot
 
 from analysis import queries as Q
 from analysis import store
-from store_logs import make_game, write_log
-from test_store import snapshot
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -119,7 +119,7 @@ def test_import_fails_at_once_with_a_clear_message_while_a_reader_holds_on(tmp_p
         assert r.stdout.readline().strip() == "open"
         t0 = time.monotonic()
         p = istaka("import", str(f), "--db", str(db), "--wait", "0.3", "--no-progress")
-        out, err = p.communicate(timeout=60)
+        _, err = p.communicate(timeout=60)
         assert p.returncode == 3
         assert time.monotonic() - t0 < 10
         assert "is busy" in err and "Retry" in err and str(db) in err
