@@ -91,35 +91,20 @@ def _dp(a: int, cnt: tuple[int, ...], W: int, wt: Weights, req: int, runs: bool,
         rw, ww = ar * n + br, aw * n + bw
         new: dict[tuple, int] = {}
         par: dict = {}
+        at_req = i == req
         for key, sc in states.items():
             S, u, sat = key
-            ls = len(S)
-            avail = c + W - u
-            fmax = avail if runs else 0
-            for f in range(fmax + 1):
-                if f >= ls:
-                    S2 = (1,) * (f - ls) + tuple([3 if x >= 2 else x + 1 for x in S])
-                else:
-                    e = ls - f
-                    if ls < e or S[ls - e] != 3:
-                        continue
-                    S2 = tuple([3 if x >= 2 else x + 1 for x in S[:ls - e]])
-                pmax = (avail - f) // 2 if pairs else 0
-                for p in range(pmax + 1):
-                    use = f + 2 * p
-                    rlo = use - (W - u)
-                    if rlo < p:
-                        rlo = p  # a pair holds at least one real tile (wild-wild pairs are global)
-                    rhi = c if c < use else use
-                    for r in range(rlo, rhi + 1):
-                        k = use - r
-                        sat2 = sat or (i == req and r > 0)
-                        s2 = sc + r * rw + k * ww
-                        nk = (S2, u + k, sat2)
-                        if new.get(nk, NEG) < s2:
-                            new[nk] = s2
-                            if trace:
-                                par[nk] = (key, f, p, r)
+            tk = (S, c, W - u, runs, pairs)
+            trans = _TRANS.get(tk)
+            if trans is None:
+                trans = _TRANS[tk] = _transitions(*tk)
+            for S2, f, p, r, k in trans:
+                s2 = sc + r * rw + k * ww
+                nk = (S2, u + k, sat or (at_req and r > 0))
+                if new.get(nk, NEG) < s2:
+                    new[nk] = s2
+                    if trace:
+                        par[nk] = (key, f, p, r)
         states = new
         if trace:
             parents.append(par)
@@ -136,6 +121,31 @@ def _dp(a: int, cnt: tuple[int, ...], W: int, wt: Weights, req: int, runs: bool,
                 best[u] = best[u - 1]
         return tuple(best)
     return best, ends, parents
+
+
+_TRANS: dict[tuple, tuple] = {}
+
+
+def _transitions(S: tuple[int, ...], c: int, wl: int, runs: bool, pairs: bool) -> tuple:
+    """From open runs S with c real tiles and wl okeys available at a number: every
+    (next open runs, run coverage f, pairs p, reals used r, okeys used k)."""
+    out = []
+    ls = len(S)
+    avail = c + wl
+    for f in range(avail + 1 if runs else 1):
+        if f >= ls:
+            S2 = (1,) * (f - ls) + tuple([3 if x >= 2 else x + 1 for x in S])
+        else:
+            e = ls - f  # close e runs; only runs of length 3+ may close (M3)
+            if S[ls - e] != 3:
+                continue
+            S2 = tuple([3 if x >= 2 else x + 1 for x in S[:ls - e]])
+        for p in range((avail - f) // 2 + 1 if pairs else 1):
+            use = f + 2 * p
+            rlo = max(use - wl, p)  # a pair holds at least one real tile (wild-wild pairs are global)
+            for r in range(rlo, min(c, use) + 1):
+                out.append((S2, f, p, r, use - r))
+    return tuple(out)
 
 
 def _pieces(cnt: list[int], W: int, runs: bool) -> list[tuple[int, int, int]]:
