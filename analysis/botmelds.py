@@ -8,8 +8,8 @@ as the okey's face (T5) and is written ``J``; an okey is wild (T4) and written `
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .tiles import FACES, FALSE_OKEY, Tile
 
@@ -135,8 +135,8 @@ def _best_wild_use(c: list[int], wild: int, melds: list[list[Slot]]) -> tuple[in
             elif lo % 13 > 0:
                 offer(lo % 13, [(lo - 1, True)] + m, i)
         elif len(m) == 3:  # group of three
-            cols = {x // 13 for x in idxs}
-            miss = next(col for col in range(4) if col not in cols)
+            have = {x // 13 for x in idxs}
+            miss = next(col for col in range(4) if col not in have)
             offer(idxs[0] % 13 + 1, m + [(miss * 13 + idxs[0] % 13, True)], i)
     if best is None and wild >= 2:
         for idx in range(51, -1, -1):

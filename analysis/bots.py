@@ -15,6 +15,7 @@ has one method per decision: ``show`` (O7), ``declare`` (O10), ``take`` (P1-P4),
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,10 +46,11 @@ class View:
     seat: int
     state: HandState  # redacted: see :func:`redact`
     rack_sizes: tuple[int, ...]
+    ply: int = 0  # turns played so far in this hand (public: everyone saw them)
 
     @classmethod
-    def of(cls, state: HandState, seat: int) -> "View":
-        return cls(seat, redact(state, seat), tuple(len(r) for r in state.racks))
+    def of(cls, state: HandState, seat: int, ply: int = 0) -> View:
+        return cls(seat, redact(state, seat), tuple(len(r) for r in state.racks), ply)
 
     @property
     def rules(self) -> Rules:
@@ -105,9 +107,9 @@ class View:
         except IllegalMove:
             return None
 
-    def after(self, event: Event) -> "View":
+    def after(self, event: Event) -> View:
         """This view once ``event`` is applied (the caller checked it is legal)."""
-        return View(self.seat, apply(self.state, event), self.rack_sizes)
+        return View(self.seat, apply(self.state, event), self.rack_sizes, self.ply)
 
 
 # ---- shared helpers --------------------------------------------------------------------------
@@ -173,7 +175,8 @@ def swap_moves(v: View) -> list[Event]:
             num = next(p.face.number for p in m.tiles if not p.wild) if any(not p.wild for p in m.tiles) else 0
             have = {p.face.colour for p in m.tiles if not p.wild}
             give = [f"{c}{num}" for c in "RYBK" if c not in have] if num else []
-            if any(Tile.parse(g) == okey for g in give):
+            give = ["J" if Tile.parse(g) == okey else g for g in give]  # T5
+            if any(rack.count(Tile.parse(g)) < give.count(g) for g in give):
                 give = []
         if give:
             ev = _ev("swap", v.seat, meld=m.index, tiles=give)
@@ -182,10 +185,10 @@ def swap_moves(v: View) -> list[Event]:
     return out
 
 
-def usefulness(t: Tile, rack: tuple[Tile, ...], okey: Tile) -> int:
+def usefulness(t: Tile, rack: tuple[Tile, ...], okey: Tile, counts: list[int] | None = None) -> int:
     """How much a tile helps its rack: neighbours in colour, same number, its twin."""
     face = okey if t.is_joker else t
-    c, _ = BM.counts_of(rack, okey)
+    c = counts if counts is not None else BM.counts_of(rack, okey)[0]
     i = face.index
     col, n = divmod(i, 13)
     score = 0
@@ -316,10 +319,14 @@ class SolverBot(GreedyBot):
 
     kind = "solver"
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.memo: dict[str, Any] = {}  # this seat's own notes (plans it computed)
+
     def place(self, v: View) -> list[Event]:
         from . import solver_bot
 
-        return solver_bot.place(v)
+        return solver_bot.place(v, self.memo)
 
     def take(self, v: View) -> bool:
         from . import solver_bot
@@ -334,7 +341,7 @@ class SolverBot(GreedyBot):
     def discard(self, v: View) -> Tile:
         from . import solver_bot
 
-        return solver_bot.discard(v)
+        return solver_bot.discard(v, self.memo)
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot}
@@ -402,7 +409,7 @@ def _opened_moves(v: View) -> list[Event]:
                 if v.legal(ev) is not None:
                     return [ev]
     if v.state.anyone_opened_pairs():
-        c, w = BM.counts_of(v.rack, okey)
+        c, _ = BM.counts_of(v.rack, okey)
         ps = [x for x in BM.pairs(c, 0) if x[1] == ""]
         if ps and len(ps) * 2 >= len(v.rack):
             ps = ps[:-1]
@@ -422,59 +429,60 @@ def _least_useful(v: View, *, danger: bool) -> Tile:
     return discard_order(v, danger=danger)[0]
 
 
-def discard_order(v: View, *, danger: bool) -> list[Tile]:
-    """The rack's tiles, the best discard first (see :func:`_least_useful`)."""
+def discard_order(v: View, *, danger: bool, loose: Iterable[Tile] | None = None) -> list[Tile]:
+    """The rack's tiles, the best discard first (see :func:`_least_useful`). ``loose``: the
+    tiles outside the melds being built (default: the quick finder's leftovers)."""
     rack = v.rack
     okey = v.okey
     if len(rack) == 1:
         return list(rack)
+    st = v.state
     cezali = v.rules.cezali
-    p = partition_of(rack, okey)
-    loose = set(leftover_tiles(rack, okey, p)) if not v.opened else set(rack)
+    if v.opened:
+        free = set(rack)
+    elif loose is not None:
+        free = set(loose)
+    else:
+        free = set(leftover_tiles(rack, okey, partition_of(rack, okey)))
+    counts = BM.counts_of(rack, okey)[0]
     nxt = (v.seat + 1) % 4
-    nxt_open = v.state.opened[nxt] is not None
-
-    def cost(t: Tile) -> tuple[float, ...]:
+    risk_of = _danger_table(v, nxt) if danger else None
+    costs = {}
+    for t in set(rack):
         face = okey if t.is_joker else t
         x3 = 1 if t == okey else 0
-        x4 = 1 if cezali and v.state.fits_table(t) is not None else 0
-        in_meld = 0 if t in loose else 1
-        use = usefulness(t, rack, okey)
-        value = face.number
-        keep_high = value if not v.opened else -value
-        risk = 0.0
-        if danger:
-            risk = _discard_danger(v, t, nxt, nxt_open)
-        return (x3, x4, in_meld, use + risk, keep_high)
-
-    return sorted(rack, key=cost)
+        x4 = 1 if cezali and st.fits_table(t) is not None else 0
+        use = usefulness(t, rack, okey, counts)
+        risk = risk_of(face) if risk_of is not None else 0.0  # a tie-break among equally useless tiles
+        keep_high = face.number if not v.opened else -face.number
+        costs[t] = (x3, x4, 0 if t in free else 1, use, risk, keep_high)
+    return sorted(rack, key=costs.__getitem__)
 
 
-def _discard_danger(v: View, t: Tile, nxt: int, nxt_open: bool) -> float:
-    """X5 and plain feeding: how likely the next seat wants this tile (seen from here)."""
-    face = v.okey if t.is_joker else t
-    if face in {(v.okey if d.is_joker else d) for d in v.state.discards[nxt]}:
-        return -1.0  # he threw one himself
-    r = v.rules
-    base = 0.0
-    if not nxt_open and r.cezali and r.x5:
-        base += face.number / 13.0 * 2.0
-    # tiles still unseen that would work with it
-    seen: dict[int, int] = {}
-    for pile in v.state.discards:
+def _danger_table(v: View, nxt: int) -> Callable[[Tile], float]:
+    """X5 and plain feeding: how much the next seat may want a face (seen from here)."""
+    okey = v.okey
+    st = v.state
+    his = {(okey if d.is_joker else d) for d in st.discards[nxt]}
+    x5 = st.opened[nxt] is None and v.rules.cezali and v.rules.x5
+    seen = [0] * 52
+    for pile in st.discards:
         for d in pile:
-            f = (v.okey if d.is_joker else d).index
-            seen[f] = seen.get(f, 0) + 1
-    for m in v.table:
+            seen[(okey if d.is_joker else d).index] += 1
+    for m in st.table:
         if m is not None:
             for p in m.tiles:
-                seen[p.face.index] = seen.get(p.face.index, 0) + 1
-    col, n = divmod(face.index, 13)
-    dead = 0
-    for d in (-1, 1):
-        if 0 <= n + d < 13 and seen.get(col * 13 + n + d, 0) >= 2:
-            dead += 1
-    return base - 0.5 * dead
+                seen[p.face.index] += 1
+
+    def risk(face: Tile) -> float:
+        if face in his:
+            return -1.0  # he threw one himself
+        base = face.number / 13.0 * 2.0 if x5 else 0.0
+        col, n = divmod(face.index, 13)
+        dead = sum(1 for d in (-1, 1) if 0 <= n + d < 13 and seen[col * 13 + n + d] >= 2)
+        return base - 0.5 * dead
+
+    return risk
 
 
 def face_tile(idx: int) -> Tile:

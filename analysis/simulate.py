@@ -12,9 +12,10 @@ from __future__ import annotations
 import gzip
 import io
 import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from .bots import Bot, View, make_bot
 from .engine import HandState, IllegalMove, apply, new_hand
@@ -137,34 +138,34 @@ class _Hand:
             guard += 1
             if guard > 400:
                 raise RuntimeError(f"hand {self.number} of {self.rec.spec.game} does not end")
-            self._turn(self.state.turn, may_take=guard <= 200)
+            self._turn(self.state.turn, guard, may_take=guard <= 200)
         self._write({"type": "end", "reason": self.state.result, "scores": list(self.state.scores or (0,) * 4)})
         return self.state
 
-    def _turn(self, seat: int, may_take: bool = True) -> None:
+    def _turn(self, seat: int, ply: int, may_take: bool = True) -> None:
         """One turn; ``may_take`` false forces draws, so bots that keep taking each other's
         discards cannot stall a hand forever (the deck always runs out)."""
         bot = self.bots[seat]
         s = self.state
-        if s.rules.declare_pairs and not s.declared[seat] and s.opened[seat] is None:
-            if bot.declare(View.of(s, seat)):
-                self.try_play({"type": "declare", "seat": seat, "what": "pairs"})
+        if (s.rules.declare_pairs and not s.declared[seat] and s.opened[seat] is None
+                and bot.declare(View.of(s, seat, ply))):
+            self.try_play({"type": "declare", "seat": seat, "what": "pairs"})
         if self.state.phase == "draw":
-            v = View.of(self.state, seat)
+            v = View.of(self.state, seat, ply)
             t = v.takeable()
             if t is None or not may_take or not bot.take(v) or not self.try_play({"type": "take", "seat": seat, "tile": str(t)}):
                 self._draw(seat)
         for _ in range(60):
             if self.state.over:
                 return  # E3: a void hand ends with the opening
-            moves = bot.place(View.of(self.state, seat))
+            moves = bot.place(View.of(self.state, seat, ply))
             if not moves:
                 break
             if not all(self.try_play(m) for m in moves):
                 break
         if self.state.over:
             return
-        t = bot.discard(View.of(self.state, seat))
+        t = bot.discard(View.of(self.state, seat, ply))
         if self.try_play({"type": "discard", "seat": seat, "tile": str(t)}):
             return
         self._rescue(seat)
@@ -241,7 +242,7 @@ def specs(n: int, *, variant: str = "101", rules: Mapping[str, Any] | None = Non
     if len(bots) != 4:
         raise ValueError(f"four bots, one per seat, got {len(bots)}")
     names = list(names) if names else [f"{b}-{i + 1}" for i, b in enumerate(bots)]
-    t0 = start or datetime(2026, 1, 1, 19, 0, tzinfo=timezone.utc)
+    t0 = start or datetime(2026, 1, 1, 19, 0, tzinfo=UTC)
     out = []
     for i in range(n):
         when = (t0 + timedelta(minutes=45 * i)).isoformat()
@@ -262,7 +263,7 @@ def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False
     """Play the games in order (``jobs`` > 1: in worker processes, results still in order)."""
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(total=len(game_specs), unit="game", desc="simulate", leave=False)
     try:
@@ -289,14 +290,11 @@ def write_records(records: Iterable[GameRecord], path: str) -> tuple[int, int]:
     """Write games to ``path`` (.jsonl, or .jsonl.gz with a fixed header so bytes are stable).
     Returns (games, refused moves)."""
     games = refused = 0
-    raw = open(path, "wb")
-    try:
+    with open(path, "wb") as raw:
         fh: Any = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if path.endswith(".gz") else raw
         with io.TextIOWrapper(fh, encoding="utf-8", newline="\n") as out:
             for rec in records:
                 out.writelines(rec.lines())
                 games += 1
                 refused += rec.refused
-    finally:
-        raw.close()
     return games, refused

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from .bots import BOTS
 from .rules import RulesError, resolve
@@ -53,7 +54,7 @@ def sample_specs(n: int = SAMPLE_GAMES, seed: int = SAMPLE_SEED) -> list[GameSpe
     import random
 
     rng = random.Random(f"istaka-sample:{seed}")
-    day = datetime(2026, 9, 7, 19, 30, tzinfo=timezone.utc)
+    day = datetime(2026, 9, 7, 19, 30, tzinfo=UTC)
     out = []
     for i in range(n):
         variant, rules, hands = SAMPLE_TABLES[i % len(SAMPLE_TABLES)]

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any
 
 from . import botmelds as BM
 from . import melds as M
-from .bots import GreedyBot, View, _ev, _greedy_opening, _opened_moves
+from .bots import GreedyBot, View, _ev, _greedy_opening, _opened_moves, usefulness
 from .tiles import Placed, Tile
 
 Event = dict[str, Any]
@@ -77,6 +78,24 @@ def _layoff_events(seat: int, items: Iterable[Any]) -> list[Event]:
 # ---- decisions -------------------------------------------------------------------------------
 
 
+# The exact search is only asked when the quick finder comes within this many points of the
+# threshold (the exact value is never below the quick one), so a hopeless rack costs nothing.
+MARGIN = 25
+
+
+@dataclass(frozen=True, slots=True)
+class _Nothing:
+    """No opening worth asking the solver about."""
+
+    left: list[Tile]
+    value: int = 0
+    count: int = 0
+    melds: tuple = ()
+    pairs: tuple = ()
+    layoffs: tuple = ()
+    reaches: bool = False
+
+
 def _plans(v: View, take: Tile | None) -> tuple[Any, Any]:
     """The best points and pairs openings of the seat's rack; ``take``: a discard it may take (not
     yet in the rack). A discard already taken this turn must be used (P2)."""
@@ -84,12 +103,26 @@ def _plans(v: View, take: Tile | None) -> tuple[Any, Any]:
     r = v.rules
     s = v.state
     must = s.took if (take is None and s.took_unopened) else None
-    table = v.table if r.layoff_opening_turn else ()
-    pts = S.best_points_opening(v.rack, v.okey, rules=r, threshold=v.points_threshold(), take=take,
-                                table=table, must_use=must, end_counts=s.end_counts)
+    rack = v.rack + ((take,) if take is not None else ())
+    c, wild = BM.counts_of(rack, v.okey)
+    quick = BM.partition(c, wild)
+    need = v.points_threshold()
+    below_ok = r.open_below_finishing != "no" and quick.tiles_left <= 3
+    if quick.value + MARGIN >= need or below_ok:
+        table = v.table if r.layoff_opening_turn else ()
+        pts = S.best_points_opening(v.rack, v.okey, rules=r, threshold=need, take=take,
+                                    table=table, must_use=must, end_counts=s.end_counts)
+    else:
+        pts = _Nothing(list(rack))
     twin = v.indicator if v.twin_shown and v.indicator in v.rack else None
-    prs = S.best_pairs_opening(v.rack, v.okey, rules=r, threshold=v.pairs_threshold(), twin=twin,
-                               take=take, must_use=must)
+    tw = 1 if twin is not None else 0
+    if tw:
+        c[v.indicator.index] -= 1
+    if len(BM.pairs(c, wild, tw)) >= v.pairs_threshold():
+        prs = S.best_pairs_opening(v.rack, v.okey, rules=r, threshold=v.pairs_threshold(), twin=twin,
+                                   take=take, must_use=must)
+    else:
+        prs = _Nothing(list(rack))
     return pts, prs
 
 
@@ -119,15 +152,21 @@ def _choose_opening(v: View, pts: Any, prs: Any) -> Event | None:
     return None
 
 
-def place(v: View) -> list[Event]:
+def place(v: View, memo: dict[str, Any]) -> list[Event]:
+    """This turn's placing. ``memo`` is the bot's own notebook: the last opening plans (for the
+    discard) and whether this turn's plan has been played already."""
     S = _solver()
     if S is None:
         if not v.opened:
             ev = _greedy_opening(v)
             return [ev] if ev is not None else []
         return _opened_moves(v)
+    key = (v.state.hand, v.ply, v.state.opened_this_turn)
+    if memo.get("played") == key:
+        return []
     if not v.opened:
         pts, prs = _plans(v, None)
+        memo["plans"] = (v.rack, pts, prs)
         ev = _choose_opening(v, pts, prs)
         if ev is None or v.legal(ev) is None:
             return []
@@ -135,6 +174,7 @@ def place(v: View) -> list[Event]:
         if "melds" in ev and v.rules.layoff_opening_turn:
             out += _layoff_events(v.seat, pts.layoffs)
         return out
+    memo["played"] = key
     return _turn_events(v, S.best_turn(v.state, v.seat))
 
 
@@ -145,9 +185,11 @@ def _turn_events(v: View, plan: Any) -> list[Event]:
     for x in plan.swaps:
         m, ts = _target_and_tiles(x)
         out.append(_ev("swap", v.seat, meld=m, tiles=ts))
-    if plan.melds:
+    op = v.state.opened[v.seat]
+    pairs_ok = op is not None and (op.kind == "pairs" or (v.state.anyone_opened_pairs() and not v.state.opened_this_turn))
+    if plan.melds and not v.opened_pairs:  # O4
         out.append(_ev("meld", v.seat, melds=[_group_text(m) for m in plan.melds]))
-    if plan.pairs:
+    if plan.pairs and pairs_ok:  # O3: never pairs in a points opening's turn; O5, L5
         out.append(_ev("meld", v.seat, pairs=[_group_text(p) for p in plan.pairs]))
     out += _layoff_events(v.seat, plan.layoffs)
     return out
@@ -170,6 +212,11 @@ def take(v: View) -> bool:
         return False
     if S is None:
         return _GREEDY.take(v)
+    face = v.okey if t.is_joker else t
+    fits = any(m is not None and m.kind != M.PAIR and M.fits(m.kind, m.tiles, face) for m in v.table)
+    c, wild = BM.counts_of(v.rack, v.okey)
+    if not fits and not wild and not c[face.index] and usefulness(t, v.rack, v.okey, c) < 3:
+        return False  # it joins nothing in the rack: no meld, pair or lay-off can use it
     if not v.opened:
         pts, prs = _plans(v, t)
         return _choose_opening(v.after(_ev("take", v.seat, tile=str(t))), pts, prs) is not None
@@ -185,26 +232,19 @@ def declare(v: View) -> bool:
     return n_pairs >= v.rules.open_pairs - 1 and pts < v.points_threshold() * 0.7
 
 
-def discard(v: View) -> Tile:
-    """The heuristic's few cheapest discards, judged unopened by the opening they leave."""
+def discard(v: View, memo: dict[str, Any]) -> Tile:
+    """Unopened: a tile the best opening does not use (so its value is kept), the heuristic's
+    cheapest of those; opened: the heuristic's cheapest (X3, X4, X5 danger, use, value)."""
     from .bots import discard_order
 
-    order = discard_order(v, danger=True)
-    S = _solver()
-    if S is None or v.opened or len(order) < 2:
-        return order[0]
-    first = order[0]
-    cands = [t for t in order[:4] if t != v.okey][:3]
-    if not cands:
-        return first
-    r = v.rules
-    best: tuple[int, int] | None = None
-    pick = first
-    for rank, t in enumerate(cands):
-        rest = list(v.rack)
-        rest.remove(t)
-        value = S.best_points_opening(rest, v.okey, rules=r, threshold=v.points_threshold()).value
-        key = (value, -rank)
-        if best is None or key > best:
-            best, pick = key, t
-    return pick
+    loose = None
+    plans = memo.get("plans")
+    if not v.opened and plans is not None and plans[0] == v.rack:
+        _, pts, prs = plans
+        if isinstance(pts, _Nothing) and isinstance(prs, _Nothing):
+            loose = None  # nothing exact to protect: the quick finder's leftovers
+        elif pts.value >= prs.count * 10:
+            loose = pts.left
+        else:
+            loose = prs.left
+    return discard_order(v, danger=True, loose=loose)[0]

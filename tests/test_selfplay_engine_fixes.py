@@ -18,17 +18,17 @@ def _group_with_okey_on_table():
              tiles("Y2 Y4 Y6 Y8 B2 B4 B6 B8 K2 K4 K6 K8 R10 R11"),
              tiles("Y10 Y11 B10 B11 K10 R13 Y13 B13 K13 R1 Y1 B1 K1 R3")]
     s = new_hand(r, 1, 0, Tile.parse("K11"), racks)
-    for ev in [dict(type="open", seat=0, melds=[["K12>R12", "Y12", "B12"]]), dict(type="discard", seat=0, tile="R9"),
-               dict(type="draw", seat=1, tile="B13"), dict(type="discard", seat=1, tile="B13"),
-               dict(type="draw", seat=2, tile="K13"), dict(type="discard", seat=2, tile="K13"),
-               dict(type="draw", seat=3, tile="Y12"), dict(type="discard", seat=3, tile="Y12"),
-               dict(type="draw", seat=0, tile="B12")]:
+    for ev in [{"type": "open", "seat": 0, "melds": [["K12>R12", "Y12", "B12"]]}, {"type": "discard", "seat": 0, "tile": "R9"},
+               {"type": "draw", "seat": 1, "tile": "B13"}, {"type": "discard", "seat": 1, "tile": "B13"},
+               {"type": "draw", "seat": 2, "tile": "K13"}, {"type": "discard", "seat": 2, "tile": "K13"},
+               {"type": "draw", "seat": 3, "tile": "Y12"}, {"type": "discard", "seat": 3, "tile": "Y12"},
+               {"type": "draw", "seat": 0, "tile": "B12"}]:
         s = apply(s, ev)
     return s
 
 
 def test_false_okey_completes_a_group_for_an_okey_swap_as_the_okey_face_T5_S2() -> None:
-    s = apply(_group_with_okey_on_table(), dict(type="swap", seat=0, meld=0, tiles=["R12", "J"]))
+    s = apply(_group_with_okey_on_table(), {"type": "swap", "seat": 0, "meld": 0, "tiles": ["R12", "J"]})
     g = s.table[0]
     assert [str(p) for p in g.tiles] == ["R12", "Y12", "B12", "J"]
     assert [p.face for p in g.tiles][-1] == Tile.parse("K12") and not g.tiles[-1].wild
@@ -37,5 +37,5 @@ def test_false_okey_completes_a_group_for_an_okey_swap_as_the_okey_face_T5_S2() 
 
 def test_group_swap_still_needs_every_missing_colour_S2() -> None:
     with pytest.raises(IllegalMove) as e:
-        apply(_group_with_okey_on_table(), dict(type="swap", seat=0, meld=0, tiles=["R12"]))
+        apply(_group_with_okey_on_table(), {"type": "swap", "seat": 0, "meld": 0, "tiles": ["R12"]})
     assert e.value.rule == "S2"
