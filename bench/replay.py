@@ -1,0 +1,74 @@
+"""Replay throughput: events per second with full legality checks, on one core (target 100,000).
+
+    python bench/replay.py [--games 24] [--file LOG.jsonl[.gz]] [--repeat 5]
+
+Without --file it simulates greedy games of all three presets (at least 200 hands) into a
+temporary file first. It prints the median over --repeat runs of three things on the same
+events: JSON parsing alone (the baseline every reader pays), reading (parse + field checks +
+grouping) and the full replay (read + every rule checked + scores), and their ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from analysis import log
+from analysis.replay import replay_game
+
+
+def make_file(games: int, path: Path) -> None:
+    from analysis.simulate import run, specs, write_records
+
+    todo = []
+    for i, variant in enumerate(("101", "101-classic", "51")):
+        todo += specs(games // 3, variant=variant, bots=("greedy",) * 4, seed=100 + i)
+    write_records(run(todo), str(path))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=24)
+    ap.add_argument("--file")
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    if a.file:
+        path = Path(a.file)
+    else:
+        path = Path(tempfile.mkdtemp()) / "bench.jsonl"
+        make_file(a.games, path)
+    with log.open_text(path) as fh:
+        lines = fh.readlines()
+    rr = log.read_lines(lines, str(path))
+    events = sum(len(g.events) + 1 for g in rr.games)
+    hands = sum(1 for g in rr.games for _, e in g.events if e["type"] == "hand")
+    parse_t, read_t, replay_t = [], [], []
+    invalid = 0
+    for _ in range(a.repeat):
+        t0 = time.perf_counter()
+        for ln in lines:
+            json.loads(ln)
+        t1 = time.perf_counter()
+        rr = log.read_lines(lines, str(path))
+        t2 = time.perf_counter()
+        results = [replay_game(g, keep_steps=False) for g in rr.games]
+        t3 = time.perf_counter()
+        invalid = sum(not r.valid for r in results)
+        parse_t.append(t1 - t0)
+        read_t.append(t2 - t1)
+        replay_t.append(t3 - t2)
+    p, r, e = (statistics.median(x) for x in (parse_t, read_t, replay_t))
+    print(f"file: {path} — {len(rr.games)} games, {hands} hands, {events} events ({invalid} invalid games)")
+    print(f"json.loads only           : {events / p:>12,.0f} events/s (baseline)")
+    print(f"read (parse+check+group)  : {events / r:>12,.0f} events/s ({p / r:.2f}x baseline)")
+    print(f"engine replay (rules only): {events / e:>12,.0f} events/s")
+    print(f"read + replay end to end  : {events / (r + e):>12,.0f} events/s "
+          f"({p / (r + e):.2f}x baseline; target 100,000 for the replay)")
+
+
+if __name__ == "__main__":
+    main()
