@@ -130,6 +130,9 @@ def finishes(state: "HandState", seat: int) -> list[str]:
         s = _search_keep_one(p, n_tiles)
         if s is None or s.used < n_tiles - 1:
             continue
+        if s.wilds_used == p.wilds:  # the one tile left is a plain tile
+            kinds.add("normal")
+            continue
         for f in range(52):
             if p.counts[f]:
                 q = C.Problem(list(p.counts), p.wilds, count, p.runs, p.pairs, None, p.run_slots, p.group_slots)

@@ -73,7 +73,7 @@ def main() -> None:
     items = []
     for _ in range(200):
         rack, okey, _ = deal(rng, 14)
-        table = random_table(rng, okey, 10)
+        table = random_table(rng, okey, 10, okeys=2 - rack.count(okey))
         st = HandState(rules=R, hand=1, starter=0, indicator=okey, okey=okey, racks=(tuple(rack), (), (), ()),
                        deck=None, deck_count=40, discards=((), (), (), ()), table=table,
                        opened=(Opening("points", 120), None, None, None), turn=0, phase="play")

@@ -37,7 +37,8 @@ def dense(rng: random.Random, n: int = 22) -> tuple[list[Tile], Tile]:
     return rng.sample(pool, n - 2) + [okey, okey], okey
 
 
-def random_table(rng: random.Random, okey: Tile, k: int) -> tuple[TableMeld, ...]:
+def random_table(rng: random.Random, okey: Tile, k: int, okeys: int = 2) -> tuple[TableMeld, ...]:
+    """k random table melds holding at most ``okeys`` okeys (T1: two exist)."""
     out = []
     for i in range(k):
         if rng.random() < 0.5:
@@ -49,7 +50,8 @@ def random_table(rng: random.Random, okey: Tile, k: int) -> tuple[TableMeld, ...
             x = rng.randint(1, 13)
             faces = [Tile(c, x) for c in rng.sample("RYBK", rng.choice((3, 3, 4)))]
         placed = [Placed(f, f) for f in faces]
-        if rng.random() < 0.2:
+        if okeys and rng.random() < 0.2:
+            okeys -= 1
             j = rng.randrange(len(placed))
             placed[j] = Placed(okey, faces[j], True)
         kind, ordered = M.classify(placed)
