@@ -23,6 +23,8 @@ from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
 
+if "lang" not in st.session_state and st.query_params.get("lang") in LANGS:
+    st.session_state.lang = st.query_params["lang"]  # a shared link's language, on its first load
 with st.sidebar:  # the language is kept in the URL (?lang=en), so a shared link keeps it
     st.segmented_control(t("language", data.lang()), LANGS, key="lang", default="tr", required=True,
                          bind="query-params", format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])

@@ -16,7 +16,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from dashboard_logs import make_game, write_log
 
 CHROMIUM = "/usr/bin/chromium"
@@ -91,7 +90,9 @@ def test_replay_link_steps_with_the_arrow_key_and_draws_tiles(server: str) -> No
             seat1 = page.locator('.ist-seat[data-seat="1"]')
             expect(seat1.locator('[data-tile="K9"]').first).to_be_visible()
             step.click()  # focus the page, not a widget: the arrow keys go to the shortcuts
+            running = page.locator('[data-testid="stStatusWidget"]')
             for i in range(3, 9):
+                expect(running).to_have_count(0, timeout=15_000)  # the last rerun has finished
                 page.keyboard.press("ArrowRight")
                 expect(step).to_have_attribute("data-step", str(i), timeout=15_000)
             expect(page).to_have_url(re.compile(r"step=8"))

@@ -156,7 +156,8 @@ with side:
     st.dataframe(view, key=key, on_select=lambda k=key, w=lo: _picked(k, w), selection_mode="single-row",
                  hide_index=True, height=18 * 35 + 38,
                  column_config={"▶": st.column_config.TextColumn("", width=24),
-                                "#": st.column_config.NumberColumn("#", width=36)})
+                                "#": st.column_config.NumberColumn("#", width=36),
+                                "": st.column_config.TextColumn("", width=70)})
 
 # ---- per-turn suggestion --------------------------------------------------------------------
 turn = rp.turn_at(int(hand_no), step)
