@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 PLAYERS = ["Ali", "Ayşe", "Mehmet", "Zeynep"]
 OPEN_MELDS = [["K9", "K10", "K11", "R6>K12"], ["Y7", "B7", "K7"], ["B10", "B11", "B12", "B13"]]  # 109
@@ -112,8 +113,7 @@ def write_log(path: Path, games: Iterable[list[dict[str, Any]]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
         for g in games:
-            for e in g:
-                fh.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
+            fh.writelines(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in g)
     return path
 
 

@@ -7,14 +7,14 @@ import base64
 import html
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from dashboard_logs import SEAT1, make_game, many_games, write_log
+from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<img src=x onerror=alert(1)>"
