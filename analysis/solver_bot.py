@@ -18,6 +18,7 @@ from typing import Any
 from . import botmelds as BM
 from . import melds as M
 from .bots import GreedyBot, View, _ev, _greedy_opening, _opened_moves, usefulness
+from .engine import IllegalMove, apply
 from .tiles import Placed, Tile
 
 Event = dict[str, Any]
@@ -173,9 +174,27 @@ def place(v: View, memo: dict[str, Any]) -> list[Event]:
         out = [ev]
         if "melds" in ev and v.rules.layoff_opening_turn:
             out += _layoff_events(v.seat, pts.layoffs)
-        return out
+        return out if _playable(v, out) else []
     memo["played"] = key
-    return _turn_events(v, S.best_turn(v.state, v.seat))
+    out = _turn_events(v, S.best_turn(v.state, v.seat))
+    if _playable(v, out):
+        return out
+    # the plan reads a rule differently from the engine (e.g. S2 on a group holding two okeys):
+    # play this turn the quick way rather than offer a move the engine refuses
+    memo["refused_plans"] = memo.get("refused_plans", 0) + 1
+    del memo["played"]
+    return _opened_moves(v)
+
+
+def _playable(v: View, events: list[Event]) -> bool:
+    """Would the engine accept these events one after another (on the seat's own view)?"""
+    st = v.state
+    for ev in events:
+        try:
+            st = apply(st, ev)
+        except IllegalMove:
+            return False
+    return True
 
 
 def _turn_events(v: View, plan: Any) -> list[Event]:
@@ -215,8 +234,11 @@ def take(v: View) -> bool:
     face = v.okey if t.is_joker else t
     fits = any(m is not None and m.kind != M.PAIR and M.fits(m.kind, m.tiles, face) for m in v.table)
     c, wild = BM.counts_of(v.rack, v.okey)
-    if not fits and not wild and not c[face.index] and usefulness(t, v.rack, v.okey, c) < 3:
+    joins = bool(c[face.index]) or usefulness(t, v.rack, v.okey, c) >= 3
+    if not fits and not joins and (v.opened or not wild):
         return False  # it joins nothing in the rack: no meld, pair or lay-off can use it
+    if v.opened and fits and not v.opened_pairs:
+        return True  # it goes straight onto the table
     if not v.opened:
         pts, prs = _plans(v, t)
         return _choose_opening(v.after(_ev("take", v.seat, tile=str(t))), pts, prs) is not None
