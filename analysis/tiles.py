@@ -14,18 +14,49 @@ from dataclasses import dataclass
 COLOURS = "RYBK"  # kırmızı, sarı, mavi, siyah
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "K": "black"}
 JOKER = "J"  # sahte okey
+_INTERNED: dict[tuple[str, int], "Tile"] = {}
 
 
 class NotationError(ValueError):
     """A tile, meld or pair that cannot be read."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Tile:
-    """A physical tile face: colour in RYBK and number 1-13, or the false okey (colour 'J', 0)."""
+    """A physical tile face: colour in RYBK and number 1-13, or the false okey (colour 'J', 0).
+
+    Tiles are interned: ``Tile("R", 7) is Tile.parse("R7")``, so equality and hashing are by
+    identity, which keeps rack and count operations in C (the replay's hot path).
+    """
 
     colour: str
     number: int
+
+    def __new__(cls, colour: str, number: int) -> "Tile":
+        known = _INTERNED.get((colour, number))
+        if known is not None:
+            return known
+        if not (colour == JOKER and number == 0) and not (colour in COLOURS and 1 <= number <= 13):
+            raise NotationError(f"not a tile: {colour}{number} [T1]")
+        t = object.__new__(cls)
+        _INTERNED[(colour, number)] = t
+        return t
+
+    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
+        return (Tile, (self.colour, self.number))
+
+    # ordering by (colour letter, number), as a dataclass with order=True would
+    def __lt__(self, other: "Tile") -> bool:
+        return (self.colour, self.number) < (other.colour, other.number)
+
+    def __le__(self, other: "Tile") -> bool:
+        return (self.colour, self.number) <= (other.colour, other.number)
+
+    def __gt__(self, other: "Tile") -> bool:
+        return (self.colour, self.number) > (other.colour, other.number)
+
+    def __ge__(self, other: "Tile") -> bool:
+        return (self.colour, self.number) >= (other.colour, other.number)
 
     @property
     def is_joker(self) -> bool:
