@@ -98,6 +98,21 @@ CREATE TABLE events (
 CREATE VIEW player_hands AS
     SELECT hs.*, g.variant, g.site, g.started FROM hand_seats hs JOIN games g USING (game);
 """),
+    (3, "move review: annotated games, decision points, mistakes (istaka analyze)", """
+CREATE TABLE review_games (
+    game VARCHAR PRIMARY KEY, checksum VARCHAR,  -- the games.checksum annotated (a replaced game is redone)
+    version VARCHAR,         -- analysis.review.SOLVER_VERSION
+    analyzed_at TIMESTAMP, seconds DOUBLE, decisions INTEGER, mistakes INTEGER, cost INTEGER);
+CREATE TABLE review_decisions (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, turn SMALLINT,
+    step INTEGER, end_step INTEGER, line INTEGER,  -- step: index into the hand's replay steps
+    choice VARCHAR, take_opens BOOLEAN, opened_before BOOLEAN,
+    exposure_played INTEGER, exposure_best INTEGER, cost INTEGER, agrees BOOLEAN, mistakes INTEGER,
+    played JSON, best JSON);
+CREATE TABLE review_mistakes (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, turn SMALLINT,
+    step INTEGER, line INTEGER, category VARCHAR, cost INTEGER, severity VARCHAR, detail JSON);
+"""),
 ]
 LATEST = MIGRATIONS[-1][0]
 
