@@ -113,7 +113,26 @@ CREATE TABLE review_mistakes (
     game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, turn SMALLINT,
     step INTEGER, line INTEGER, category VARCHAR, cost INTEGER, severity VARCHAR, detail JSON);
 """),
+    (4, "gid: a game number in insert order for fast per-game reads; players and counted hands on games", """
+ALTER TABLE games ADD COLUMN gid INTEGER;
+ALTER TABLE games ADD COLUMN players VARCHAR[];
+ALTER TABLE games ADD COLUMN hands_counted INTEGER;  -- hands that count: not void (E3)
+ALTER TABLE events ADD COLUMN gid INTEGER;
+ALTER TABLE hands ADD COLUMN gid INTEGER;
+ALTER TABLE hand_seats ADD COLUMN gid INTEGER;
+UPDATE games SET gid = r.n FROM (SELECT game, row_number() OVER (ORDER BY import_id, game) AS n FROM games) r
+    WHERE r.game = games.game;
+UPDATE games SET players = (SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.game = games.game),
+                 hands_counted = (SELECT count(*) FROM hands h WHERE h.game = games.game AND h.result <> 'void');
+UPDATE events SET gid = g.gid FROM games g WHERE g.game = events.game;
+UPDATE hands SET gid = g.gid FROM games g WHERE g.game = hands.game;
+UPDATE hand_seats SET gid = g.gid FROM games g WHERE g.game = hand_seats.game;
+"""),
 ]
+# Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
+# min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
+# would cost the import several times more than it saves.
+GID_TABLES = ("games", "events", "hands", "hand_seats")
 LATEST = MIGRATIONS[-1][0]
 
 # the tables a game's rows live in (deleted together by --replace)
@@ -177,7 +196,9 @@ def _open(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection
     delay = 0.02
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only)
+            con.execute("SET enable_progress_bar = false")  # no bars from inside the library
+            return con
         except duckdb.IOException as e:
             if not _is_lock_error(e):
                 raise
@@ -313,7 +334,8 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
               len(res.hands), res.valid, res.agrees,
               err["line"] if err else None, err.get("rule") if err else None, err["message"] if err else None,
               totals, mp, winner, g.file, g.line,
-              json.dumps(extra, ensure_ascii=False) if extra else None)]
+              json.dumps(extra, ensure_ascii=False) if extra else None, players,
+              sum(1 for hr in res.hands if hr.result != "void"))]
     seats = [(g.id, s, players[s]) for s in range(4)]
     hands, hand_seats, pens, opens, mism = [], [], [], [], []
     starts: list[tuple[int, int]] = []  # (line, ord)
@@ -375,7 +397,8 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("game", "checksum", "variant", "rules", "rule_overrides", "site", "started", "started_text",
               "hands_planned", "hands_played", "valid", "agrees", "error_line", "error_rule",
-              "error_message", "totals", "match_points", "winner", "file", "line", "header_extra"),
+              "error_message", "totals", "match_points", "winner", "file", "line", "header_extra", "players",
+              "hands_counted"),
     "seats": ("game", "seat", "player"),
     "hands": ("game", "ord", "hand", "line", "starter", "indicator", "result", "finisher", "finish_kinds",
               "scores", "penalty_totals", "totals", "error_line", "error_rule", "error_message",
@@ -398,11 +421,11 @@ def _arrow_types() -> dict[str, Any]:
     lls = pa.list_(ls)
     kinds: dict[Any, tuple[str, ...]] = {
         i: ("seq", "line", "ord", "hand", "seat", "starter", "finisher", "points", "value", "threshold",
-            "meld", "hands_planned", "hands_played", "error_line", "score", "penalties", "total"),
+            "meld", "hands_planned", "hands_played", "hands_counted", "error_line", "score", "penalties", "total"),
         b: ("valid", "agrees", "opened", "finished"),
         pa.float64(): ("t",),
         pa.timestamp("us"): ("started",),
-        ls: ("finish_kinds", "tiles", "deck"),
+        ls: ("finish_kinds", "tiles", "deck", "players"),
         li: ("totals", "match_points", "scores", "penalty_totals", "recorded_scores"),
         lls: ("melds", "pairs", "racks"),
     }
@@ -434,15 +457,24 @@ def to_tables(games: Sequence[GameRows]) -> tuple[Tables, list[dict[str, tuple[i
     return tables, spans
 
 
-def _take(tables: Tables, spans: Sequence[dict[str, tuple[int, int]]]) -> Tables:
-    """The rows of some games (zero-copy slices) from a file's tables."""
+def _take(tables: Tables, spans: Sequence[dict[str, tuple[int, int]]], gids: Sequence[int]) -> Tables:
+    """The rows of some games (zero-copy slices of a file's tables), each table with its gid column."""
+    import numpy as np
     import pyarrow as pa
 
     out: Tables = {}
     for table, tbl in tables.items():
         parts = [tbl.slice(*sp[table]) for sp in spans if sp[table][1]]
-        out[table] = pa.concat_tables(parts) if parts else tbl.slice(0, 0)
+        t = pa.concat_tables(parts) if parts else tbl.slice(0, 0)
+        if table in GID_TABLES:
+            counts = [sp[table][1] for sp in spans]
+            t = t.append_column("gid", pa.array(np.repeat(np.asarray(gids, dtype=np.int64), counts), pa.int64()))
+        out[table] = t
     return out
+
+
+def next_gid(con: duckdb.DuckDBPyConnection) -> int:
+    return con.execute("SELECT coalesce(max(gid), 0) + 1 FROM games").fetchall()[0][0]
 
 
 def _delete_games(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> None:
@@ -483,7 +515,9 @@ def write_tables(con: duckdb.DuckDBPyConnection, tables: Tables, import_id: int 
 def store_games(con: duckdb.DuckDBPyConnection, games: Sequence[GameRows], import_id: int | None = None,
                 replace_ids: Sequence[str] = ()) -> None:
     """Write replayed games (from :func:`game_rows`) in one transaction."""
-    write_tables(con, to_tables(games)[0], import_id, replace_ids)
+    tables, spans = to_tables(games)
+    first = next_gid(con)
+    write_tables(con, _take(tables, spans, range(first, first + len(games))), import_id, replace_ids)
 
 
 # ---- import -------------------------------------------------------------------------------
@@ -521,6 +555,7 @@ class Entry:
     line: int
     status: str
     valid: bool = True
+    gid: int = 0
     span: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
@@ -613,7 +648,8 @@ def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int
 
 def default_workers(files: Sequence[Path]) -> int:
     """Replay in worker processes only when there is enough to gain over their start-up."""
-    size = sum(f.stat().st_size for f in files)
+    # ~8 MB of JSON Lines is some 80,000 events, a few seconds of replay; gzip packs ~8x
+    size = sum(f.stat().st_size * (8 if f.name.endswith(".gz") else 1) for f in files)
     if len(files) < 2 or size < 8_000_000:
         return 1
     return max(1, min(os.cpu_count() or 1, len(files), 8))
@@ -632,6 +668,7 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
     files = expand_paths(paths)
     summary = ImportSummary(files=len(files))
     known: dict[str, str] = dict(con.execute("SELECT game, checksum FROM games").fetchall())
+    gids = [next_gid(con)]  # the next game number, shared by the files of this import
     if workers is None:
         workers = default_workers(files)
     bar = None
@@ -642,7 +679,7 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
                    leave=False)
     try:
         for prep in _preps(files, known, replace, workers):
-            _import_file(con, prep, known, replace, batch_games, summary)
+            _import_file(con, prep, known, replace, batch_games, summary, gids)
             if bar is not None:
                 bar.update(prep.bytes)
     finally:
@@ -653,7 +690,7 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
 
 
 def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str, str], replace: bool,
-                 batch_games: int, summary: ImportSummary) -> None:
+                 batch_games: int, summary: ImportSummary, gids: list[int]) -> None:
     import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
     started = datetime.now()
     n = {"games": 0, "stored": 0, "unchanged": 0, "conflicts": 0, "invalid": 0, "failed": 0}
@@ -668,7 +705,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
         pending.clear()
         rep = [e.game for e in batch if e.game in replacing]
         try:
-            write_tables(con, _take(prep.tables, [e.span for e in batch]), import_id, rep, extra)
+            write_tables(con, _take(prep.tables, [e.span for e in batch], [e.gid for e in batch]), import_id, rep,
+                         extra)
             return
         except duckdb.Error as err:
             if len(batch) == 1:
@@ -676,7 +714,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
                 batch = []
         for e in batch:  # one game per transaction now
             try:
-                write_tables(con, _take(prep.tables, [e.span]), import_id, [e.game] if e.game in replacing else [])
+                write_tables(con, _take(prep.tables, [e.span], [e.gid]), import_id,
+                             [e.game] if e.game in replacing else [])
             except duckdb.Error as err:
                 fail(e, str(err))
         if extra is not None:
@@ -706,6 +745,8 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
             continue
         if have is not None:
             replacing.add(e.game)
+        e.gid = gids[0]
+        gids[0] += 1
         pending.append(e)
         known[e.game] = e.checksum
         n["stored"] += 1

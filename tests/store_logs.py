@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 PLAYERS = ["Ali", "Ayşe", "Mehmet", "Zeynep", "Deniz", "Emre"]
 ELDEN_RACK = [f"R{n}" for n in range(1, 14)] + [f"B{n}" for n in range(10, 14)] + [f"K{n}" for n in range(10, 14)]
