@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import melds as M
@@ -38,6 +38,10 @@ class TableMeld:
     kind: str  # run, group or pair
     tiles: tuple[Placed, ...]
     placers: tuple[int, ...]  # who placed each tile (S3 / X6)
+    fit: frozenset[Tile] = field(default=frozenset(), compare=False, repr=False)  # faces it takes (L2)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fit", M.fitting_faces(self.kind, self.tiles))
 
     @property
     def value(self) -> int:
@@ -145,7 +149,7 @@ class HandState:
         """A table meld the physical tile could be laid off onto (X4), if any."""
         face = self.okey if t.is_joker else t
         for m in self.table:
-            if m is not None and m.kind != M.PAIR and M.fits(m.kind, m.tiles, face):
+            if m is not None and face in m.fit:
                 return m
         return None
 

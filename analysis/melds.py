@@ -19,25 +19,27 @@ class MeldError(ValueError):
 
 def classify(ts: Sequence[Placed]) -> tuple[str, list[Placed]]:
     """Return (kind, tiles in canonical order) for a valid meld (M1-M3), else raise MeldError."""
-    text = " ".join(str(t) for t in ts)
+    def text() -> str:
+        return " ".join(str(t) for t in ts)
+
     if len(ts) < 3:
-        raise MeldError(f"[{text}] is no meld: a meld has at least 3 tiles", "M1")
+        raise MeldError(f"[{text()}] is no meld: a meld has at least 3 tiles", "M1")
     faces = [t.face for t in ts]
     colours = {f.colour for f in faces}
     numbers = {f.number for f in faces}
     if len(numbers) == 1:
         if len(ts) > 4 or len(colours) != len(ts):
-            raise MeldError(f"[{text}] is no group: one number in 3 or 4 different colours", "M2")
+            raise MeldError(f"[{text()}] is no group: one number in 3 or 4 different colours", "M2")
         order = "RYBK"
         return GROUP, sorted(ts, key=lambda t: order.index(t.face.colour))
     if len(colours) == 1:
         nums = sorted(f.number for f in faces)
         if len(set(nums)) != len(nums) or nums[-1] - nums[0] != len(nums) - 1:
-            raise MeldError(f"[{text}] is no run: one colour, consecutive numbers, 1 only low", "M3")
+            raise MeldError(f"[{text()}] is no run: one colour, consecutive numbers, 1 only low", "M3")
         if len(ts) > 13:
-            raise MeldError(f"[{text}] is no run: at most 13 tiles", "M3")
+            raise MeldError(f"[{text()}] is no run: at most 13 tiles", "M3")
         return RUN, sorted(ts, key=lambda t: t.face.number)
-    raise MeldError(f"[{text}] is no meld: neither one number (group) nor one colour (run)", "M1")
+    raise MeldError(f"[{text()}] is no meld: neither one number (group) nor one colour (run)", "M1")
 
 
 def check_pair(ts: Sequence[Placed]) -> list[Placed]:
@@ -71,3 +73,17 @@ def fits(kind: str, meld: Sequence[Placed], face: Tile) -> str | None:
         if len(meld) < 4 and face.number == meld[0].face.number and face.colour not in {t.face.colour for t in meld}:
             return "group"
     return None
+
+
+def fitting_faces(kind: str, meld: Sequence[Placed]) -> frozenset[Tile]:
+    """Every face that :func:`fits` the meld (L2): at most two for a run, the missing colours
+    of a group, none for a pair."""
+    if kind == RUN:
+        c = meld[0].face.colour
+        lo, hi = meld[0].face.number, meld[-1].face.number
+        return frozenset(Tile(c, n) for n in (lo - 1, hi + 1) if 1 <= n <= 13)
+    if kind == GROUP and len(meld) < 4:
+        n = meld[0].face.number
+        have = {t.face.colour for t in meld}
+        return frozenset(Tile(c, n) for c in "RYBK" if c not in have)
+    return frozenset()
