@@ -440,7 +440,11 @@ def _review_turn(steps: Sequence[Step], tn: _Turn, ord: int, hand: int, n: int) 
                     best["take"] = {"tile": str(steps[tn.pre].state.discards[(seat - 1) % 4][-1]),
                                     "kind": tbest.kind, "value": tbest.value, "plan": tbest.plan}
                     if choice != "take" and not opened_now:
-                        cost = max(0, min(unopened, draw_best) - tbest.exposure)
+                        # against the better of the rack before the draw (what the seat knew)
+                        # and after it (where missed_opening takes over)
+                        pre_best = min((o.exposure for o in openings(steps[tn.pre].state, seat) if o.reaches),
+                                       default=unopened)
+                        cost = max(0, min(pre_best, draw_best) - tbest.exposure)
                         if cost > 0:
                             mistakes.append(Mistake("missed_take", seat, cost, tn.pre, steps[tn.first].line,
                                                     {"tile": best["take"]["tile"], "kind": tbest.kind,
@@ -550,7 +554,7 @@ def _hindsight(hr: HandResult, steps: Sequence[Step], out: HandReview, per_seat:
         cost = n * final.rules.okey_in_rack
         kept_ms = []
         for m in d.mistakes:  # that okey is part of the lay-off difference: counted once, here
-            if m.category in ("missed_layoff", "missed_swap"):
+            if m.category in ("missed_layoff", "missed_swap", "missed_finish"):
                 m = replace(m, cost=m.cost - cost)
                 if m.cost <= 0:
                     continue
