@@ -346,3 +346,92 @@ def sites(con: Con) -> list[str]:
 
 def imports(con: Con) -> pd.DataFrame:
     return _df(con, "SELECT * FROM imports ORDER BY import_id DESC")
+
+
+# ---- move review (istaka analyze; analysis/review.py) ----------------------------------------
+# Annotations count only while they belong to the stored content (review_games.checksum); a game
+# replaced with other content shows no review until it is analysed again.
+
+_REVIEWED = "review_games r JOIN games g ON g.game = r.game AND g.checksum = r.checksum"
+
+
+def review_status(con: Con) -> dict[str, Any]:
+    """How many games are stored and how many carry a current annotation, by solver version."""
+    total = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    rows = con.execute(f"SELECT r.version, count(*) FROM {_REVIEWED} GROUP BY 1 ORDER BY 1").fetchall()
+    return {"games": total, "by_version": {v: n for v, n in rows}}
+
+
+def game_review(con: Con, game: str) -> pd.DataFrame:
+    """Per seat of one annotated game: seat, player, decisions, agreement (% of decisions without a
+    mistake), cost (points), hands, cost_per_hand, mistakes."""
+    return _df(con, f"""
+        SELECT d.seat, d.player, count(*) AS decisions, 100.0 * avg(d.agrees::INTEGER) AS agreement,
+               sum(d.cost)::BIGINT AS cost, count(DISTINCT d.ord) AS hands,
+               sum(d.cost) / count(DISTINCT d.ord) AS cost_per_hand, sum(d.mistakes)::BIGINT AS mistakes
+        FROM review_decisions d JOIN {_REVIEWED} ON r.game = d.game
+        WHERE d.game = ? GROUP BY d.seat, d.player ORDER BY d.seat""", [game])
+
+
+def game_mistakes(con: Con, game: str, ord: int | None = None) -> pd.DataFrame:
+    """A game's mistakes, worst first: ord, hand, seat, player, turn, step (the replay step to
+    look at), line, category, cost, severity, detail (JSON text)."""
+    return _df(con, f"""
+        SELECT m.ord, m.hand, m.seat, m.player, m.turn, m.step, m.line, m.category, m.cost, m.severity,
+               m.detail
+        FROM review_mistakes m JOIN {_REVIEWED} ON r.game = m.game
+        WHERE m.game = ? AND (?::INTEGER IS NULL OR m.ord = ?)
+        ORDER BY m.cost DESC, m.ord, m.step""", [game, ord, ord])
+
+
+def game_decisions(con: Con, game: str, ord: int | None = None) -> pd.DataFrame:
+    """A game's decision points in play order: ord, hand, seat, player, turn, step, end_step, line,
+    choice, take_opens, opened_before, exposure_played, exposure_best, cost, agrees, mistakes,
+    played, best (JSON text)."""
+    return _df(con, f"""
+        SELECT d.ord, d.hand, d.seat, d.player, d.turn, d.step, d.end_step, d.line, d.choice, d.take_opens,
+               d.opened_before, d.exposure_played, d.exposure_best, d.cost, d.agrees, d.mistakes, d.played, d.best
+        FROM review_decisions d JOIN {_REVIEWED} ON r.game = d.game
+        WHERE d.game = ? AND (?::INTEGER IS NULL OR d.ord = ?) ORDER BY d.ord, d.turn""", [game, ord, ord])
+
+
+def player_review(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """Per player and annotated game, oldest first (trends over dates and variants): player, game,
+    variant, started, decisions, agreement (%), cost, hands, cost_per_hand, mistakes."""
+    return _df(con, f"""
+        SELECT d.player, d.game, g.variant, g.started, count(*) AS decisions,
+               100.0 * avg(d.agrees::INTEGER) AS agreement, sum(d.cost)::BIGINT AS cost,
+               count(DISTINCT d.ord) AS hands, sum(d.cost) / count(DISTINCT d.ord) AS cost_per_hand,
+               sum(d.mistakes)::BIGINT AS mistakes
+        FROM review_decisions d JOIN {_REVIEWED} ON r.game = d.game
+        WHERE (?::VARCHAR IS NULL OR d.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        GROUP BY d.player, d.game, g.variant, g.started
+        ORDER BY d.player, g.started NULLS FIRST, d.game""", [player, player, variant, variant])
+
+
+def player_mistakes(con: Con, player: str | None = None, variant: str | None = None) -> pd.DataFrame:
+    """Mistakes by player, variant and category: player, variant, category, mistakes, cost,
+    avg_cost, games (annotated games of the player in that variant)."""
+    return _df(con, f"""
+        WITH played AS (
+            SELECT d.player, g.variant, count(DISTINCT d.game) AS games
+            FROM review_decisions d JOIN {_REVIEWED} ON r.game = d.game GROUP BY 1, 2)
+        SELECT m.player, g.variant, m.category, count(*) AS mistakes, sum(m.cost)::BIGINT AS cost,
+               avg(m.cost) AS avg_cost, any_value(p.games) AS games
+        FROM review_mistakes m JOIN {_REVIEWED} ON r.game = m.game
+             JOIN played p ON p.player = m.player AND p.variant = g.variant
+        WHERE (?::VARCHAR IS NULL OR m.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
+        GROUP BY m.player, g.variant, m.category ORDER BY m.player, g.variant, cost DESC""",
+               [player, player, variant, variant])
+
+
+def practice_positions(con: Con, player: str, categories: list[str] | None = None,
+                       min_cost: int = 1) -> pd.DataFrame:
+    """A player's own mistakes to practise on, costliest first: game, ord, hand, seat, step, line,
+    category, cost, detail."""
+    return _df(con, f"""
+        SELECT m.game, m.ord, m.hand, m.seat, m.step, m.line, m.category, m.cost, m.detail
+        FROM review_mistakes m JOIN {_REVIEWED} ON r.game = m.game
+        WHERE m.player = ? AND m.cost >= ? AND (?::VARCHAR[] IS NULL OR list_contains(?::VARCHAR[], m.category))
+        ORDER BY m.cost DESC, g.started DESC NULLS LAST, m.game, m.ord, m.step""",
+               [player, min_cost, categories, categories])
