@@ -234,7 +234,7 @@ def player_hand_scores(con: Con, player: str | None = None, variant: str | None 
                hs.total
         FROM hand_seats hs JOIN games g USING (game)
         WHERE (?::VARCHAR IS NULL OR hs.player = ?) AND (?::VARCHAR IS NULL OR g.variant = ?)
-        ORDER BY hs.player, g.variant, g.started NULLS FIRST, hs.game, hs.ord""",
+        ORDER BY hs.player, g.variant, g.started NULLS FIRST, hs.gid, hs.ord""",
                  [player, player, variant, variant])
     # the running sum in pandas: cheaper than a window over an ordered set in SQL
     df["cumulative"] = df.groupby(["player", "variant"], sort=False, dropna=False).total.cumsum().astype("int64")
