@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -452,8 +453,9 @@ def to_tables(games: Sequence[GameRows]) -> tuple[Tables, list[dict[str, tuple[i
             r = g.rows[table]
             spans[k][table] = (len(rows), len(r))
             rows.extend(r)
-        data = list(zip(*rows)) if rows else [()] * len(cols)
-        tables[table] = pa.table({c: pa.array(data[n], type=_TYPES[c]) for n, c in enumerate(cols)})
+        # column by column: zip(*rows) over ~100k rows is several times slower
+        tables[table] = pa.table({c: pa.array(list(map(itemgetter(n), rows)), type=_TYPES[c])
+                                  for n, c in enumerate(cols)})
     return tables, spans
 
 
@@ -584,8 +586,12 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
     """Read a file and replay every game the database does not hold yet (``known``: id -> checksum)."""
     known = _KNOWN if known is None else known
     p = Path(path)
-    raw = p.read_bytes()
-    rr = read_file(p)
+    try:
+        raw = p.read_bytes()
+        rr = read_file(p)
+    except OSError as e:  # the file, not a game: reported, and the other files still go in
+        err = ReadError(str(path), None, None, f"cannot read the file: {e.strerror or e}")
+        return FilePrep(str(path), "", 0, [err], [], to_tables([])[0], 0)
     entries: list[Entry] = []
     new: list[GameRows] = []
     events = 0

@@ -243,6 +243,15 @@ def test_gzip_files_directories_and_globs_are_found(db, tmp_path: Path, games) -
         store.import_paths(db, [str(tmp_path / "missing*.jsonl")])
 
 
+def test_a_broken_gzip_file_is_reported_and_the_other_files_imported(db, tmp_path: Path, games) -> None:
+    (tmp_path / "bad.jsonl.gz").write_bytes(b"not gzip at all")
+    write_log(tmp_path / "good.jsonl", games[:2])
+    s = store.import_paths(db, [str(tmp_path)])
+    assert (s.stored, s.failed) == (2, 1)
+    err = Q.import_errors(db)
+    assert list(err.kind) == ["unreadable"] and err.file[0].endswith("bad.jsonl.gz") and "gzip" in err.message[0]
+
+
 def test_one_transaction_per_game_gives_the_same_database(tmp_path: Path, games) -> None:
     f = write_log(tmp_path / "a.jsonl", games)
     a = store.connect(tmp_path / "a.duckdb")
