@@ -19,6 +19,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard.i18n import LANGS, t
+from dashboard.review_data import t as rv_t
 from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
@@ -40,6 +41,8 @@ pages = [
     st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon=":material/play_arrow:", url_path="replay"),
     st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon=":material/science:", url_path="lab"),
     st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),
+    st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
+    st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)

@@ -42,6 +42,10 @@ a.plotly_chart(figs["openings"], key="ch_openings")
 b.plotly_chart(figs["finishes"], key="ch_finishes")
 c.plotly_chart(figs["penalties"], key="ch_penalties")
 
+from dashboard import review_charts  # noqa: E402  (the move review: accuracy and mistake trends)
+
+review_charts.show(variant, chosen, lang)
+
 st.subheader(t("stats_table", lang))
 stats = frames["player_stats"]
 st.dataframe(stats[stats["player"].isin(chosen)].round(2), hide_index=True, key="stats")

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, suggest
+from dashboard import review_data as rv
 from dashboard.i18n import t
 from dashboard.replay_view import (
     compare,
@@ -106,6 +107,9 @@ nav[3].button(t("last", lang), key="b_last", on_click=_go, args=(last,), shortcu
 nav[4].button(t("prev_turn", lang), key="b_pturn", on_click=_prev_turn, shortcut="PageUp")
 nav[5].button(t("next_turn", lang), key="b_nturn", on_click=_next_turn, shortcut="PageDown")
 autoplay = nav[6].toggle(t("autoplay", lang), key="autoplay")
+_mistakes = rv.mistake_steps(str(game), int(hand_no))  # the move review's marks (istaka analyze)
+st.button(rv.t("next_mistake", lang), key="b_nmistake", shortcut="M", disabled=not _mistakes,
+          on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
 step = st.slider(t("step", lang), 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
 step = min(step, last)
 st.caption(t("keys_help", lang))
@@ -144,6 +148,7 @@ with side:
     lo = max(0, min(step - 6, len(moves) - 18))
     view = moves.iloc[lo: lo + 18].copy()
     view.insert(0, "▶", ["▶" if i == step else "" for i in range(lo, lo + len(view))])
+    view.insert(1, "⚠", rv.marks(str(game), int(hand_no), lo, len(view)))
     gen = st.session_state.get("moves_gen", 0)
 
     def _picked(key: str, lo: int) -> None:
@@ -186,6 +191,12 @@ else:
             for line in compare(sol, start_state, did, seat, lang):
                 st.markdown(f"- {esc(line)}")
             _ = done
+
+if turn is not None and not state.over:  # the chance to open, from the seat's own view
+    ch = rv.chance(str(game), int(hand_no), turn.start, steps[turn.start].state, turn.seat)
+    if ch is not None:
+        st.markdown(f"**{esc(rv.t('chance', lang, name=players[turn.seat]))}**")
+        st.markdown("".join(f"- {esc(x)}\n" for x in rv.chance_lines(ch, lang)))
 
 if autoplay and step < last:
     time.sleep(0.9)

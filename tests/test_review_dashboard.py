@@ -1,0 +1,166 @@
+"""AppTests of the move review in the dashboard: the Review and Practice pages, the mistake marks,
+the next-mistake key and the chance to open in Replay, and the trends on the Players page,
+against a real DuckDB with simulated games annotated by the review."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analysis import queries, store
+from analysis.review_practice import best_tiles, grade
+from analysis.review_store import analyze
+from analysis.simulate import GameSpec, Player, play_game
+from analysis.tiles import Tile
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+EVIL = "<img src=x onerror=alert(2)>"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    d = tmp_path_factory.mktemp("rvdash")
+    lines = []
+    for gid, seed in (("rv-a", "4"), ("rv-b", "5")):
+        spec = GameSpec(gid, (Player("Sol", "solver"), Player(EVIL, "random"), Player("Gre", "greedy"),
+                              Player("Ran", "random")), "101", None, seed, f"2026-10-0{seed}T20:00:00+00:00",
+                        hands=3)
+        lines += play_game(spec).lines()
+    log = d / "g.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    path = d / "rv.duckdb"
+    con = store.connect(path, seed=False)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+        analyze(con, games=["rv-a"])  # rv-b stays unannotated
+    finally:
+        con.close()
+    yield path
+
+
+@pytest.fixture
+def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    return AppTest.from_file(APP, default_timeout=90)
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _open(at: AppTest, page: str, **params: Any) -> AppTest:
+    for k, v in params.items():
+        at.query_params[k] = str(v)
+    at.run()
+    _ok(at)
+    at.switch_page(f"views/{page}.py").run()
+    return _ok(at)
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:
+    with store.reading(db) as con:
+        return getattr(queries, fn)(con, *args, **kw)
+
+
+def test_review_page_lists_mistakes_worst_first_with_severity_and_escaped_names(app: AppTest, db: Path) -> None:
+    at = _open(app, "review", game="rv-a")
+    seats = at.dataframe[0].value
+    assert list(seats["#"]) == [0, 1, 2, 3] and EVIL in list(seats[""])  # a data frame cell, not HTML
+    table = at.dataframe(key="rv_mistakes").value
+    want = _read(db, "game_mistakes", "rv-a")
+    costs = list(table.iloc[:, 4])
+    assert costs == sorted(costs, reverse=True) == list(want.cost)
+    assert all(s.split()[0] in "🔴🟠🟡⚪" for s in table.iloc[:, 0])
+    assert "<img" not in _html(at)
+
+
+def test_review_page_analyses_a_game_on_request(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    monkeypatch.setenv("ISTAKA_DB", str(copy))
+    at = _open(AppTest.from_file(APP, default_timeout=90), "review", game="rv-b")
+    assert any("istaka analyze" in i.value for i in at.info)
+    at.button(key="rv_analyze").click().run()
+    _ok(at)
+    assert len(at.dataframe[0].value) == 4
+    assert _read(copy, "review_status")["by_version"]
+
+
+def test_replay_marks_mistakes_and_the_m_key_jumps_to_the_next_one(app: AppTest, db: Path) -> None:
+    ms = _read(db, "game_mistakes", "rv-a")
+    hand = int(ms.sort_values(["hand", "step"]).hand.iloc[0])
+    steps = sorted({int(s) for s in ms[ms.hand == hand].step})
+    at = _open(app, "replay", game="rv-a", hand=hand, step=0)
+    at.button(key="b_nmistake").click().run()
+    _ok(at)
+    cur = int(re.search(r'data-step="(\d+)"', _html(at)).group(1))
+    assert cur == steps[0]
+    moves = next(d.value for d in at.dataframe if "⚠" in d.value.columns)
+    row = moves[moves["#"] == cur]
+    assert row["⚠"].iloc[0] in "🔴🟠🟡⚪" and row["⚠"].iloc[0]
+    if len(steps) > 1:
+        at.button(key="b_nmistake").click().run()
+        assert int(re.search(r'data-step="(\d+)"', _html(_ok(at))).group(1)) == steps[1]
+
+
+def test_replay_shows_the_chance_to_open_for_an_unopened_seat(app: AppTest) -> None:
+    at = _open(app, "replay", game="rv-a", hand=1, step=2)
+    html = _html(at)
+    assert "Açma şansı" in html and "çekişte" in html and "görünmeyen taş" in html
+
+
+def test_players_page_shows_accuracy_and_mistake_trends(app: AppTest) -> None:
+    at = _open(app, "players")
+    at.multiselect(key="p_players").set_value(["Sol", EVIL]).run()
+    _ok(at)
+    assert "Uyum ve hata eğilimi" in "\n".join(h.value for h in at.subheader)
+    keys = {c.proto.id for c in at.get("plotly_chart")}
+    assert len(keys) >= 10  # the seven existing charts and the three of the review
+
+
+def test_practice_scores_the_best_answer_right_and_an_empty_pick_wrong(app: AppTest, db: Path) -> None:
+    pos = _read(db, "practice_positions", "Gre")
+    if not len(pos):
+        pos = _read(db, "practice_positions", EVIL)
+        player = EVIL
+    else:
+        player = "Gre"
+    assert len(pos), "the random and greedy seats make mistakes to practise on"
+    at = _open(app, "practice")
+    at.selectbox(key="pr_player").select(player).run()
+    _ok(at)
+    r = pos.iloc[0]
+    res = _read(db, "replay_stored", r.game)
+    state = res.hands[int(r.ord) - 1].steps[int(r.step)].state
+    answer = [Tile.parse(x) for x in best_tiles(grade(state, int(r.seat), []))]
+    labels = [b for b in at.button if b.key and b.key.startswith("pr_t")]
+    from dashboard.tiles_view import sort_key
+
+    rack = sorted(state.racks[int(r.seat)], key=sort_key)
+    assert len(labels) == len(rack)
+    todo = list(answer)
+    for i, tile in enumerate(rack):
+        if tile in todo:
+            todo.remove(tile)
+            at.button(key=f"pr_t{i}").click().run()
+    assert not todo
+    at.button(key="pr_check").click().run()
+    _ok(at)
+    assert at.success, [w.value for w in at.warning]
+    assert "1 / 1" in _html(at)
+    at.button(key="pr_next").click().run()
+    at.button(key="pr_check").click().run()  # nothing picked: not opening / not placing costs
+    _ok(at)
+    if len(pos) > 1:
+        assert at.warning and "1 / 2" in _html(at)
