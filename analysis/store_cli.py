@@ -69,7 +69,8 @@ def _connect(args: argparse.Namespace, read_only: bool = False) -> Any:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from .store import StoreError, expand_paths, import_paths
+    from .store import StoreError
+    from .store_import import expand_paths, import_paths
 
     try:
         expand_paths(args.paths)  # a mistyped path fails before the database is touched

@@ -20,6 +20,7 @@ from test_store import snapshot
 
 from analysis import queries as Q
 from analysis import store
+from analysis.log import read_file
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -66,7 +67,7 @@ def consistent(con: duckdb.DuckDBPyConnection, expected_events: dict[str, int]) 
 def test_sigkill_in_the_middle_of_an_import_leaves_only_whole_games(tmp_path: Path) -> None:
     n = 150
     f = many_games(tmp_path, n)
-    expected = {g.id: len(g.events) for g in store.read_file(f).games}
+    expected = {g.id: len(g.events) for g in read_file(f).games}
     db = fresh_db(tmp_path / "k.duckdb")
     wal = Path(str(db) + ".wal")
     p = istaka("import", str(f), "--db", str(db), "--batch", "1", "--jobs", "1", "--no-progress")
