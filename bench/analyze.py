@@ -1,0 +1,80 @@
+"""Move review speed: CPU seconds to annotate one 11-hand `101` game on one core (target < 1 s),
+against replaying the same game (the baseline, measured in the same run), and games per minute
+through ``istaka analyze`` with ``--jobs 1`` and ``--jobs J`` on a scratch database.
+
+    python bench/analyze.py [--games N] [--jobs J] [--bots solver,greedy,random,greedy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis import review, store  # noqa: E402
+from analysis.log import read_file  # noqa: E402
+from analysis.replay import replay_game  # noqa: E402
+from analysis.review_store import analyze  # noqa: E402
+from analysis.simulate import run, specs, write_records  # noqa: E402
+
+
+def _fresh_caches() -> None:
+    """Per-position caches start empty for each game: the figure is not a repeat-lookup one."""
+    review._points.cache_clear()
+    review._pairs.cache_clear()
+    review._TURN_CACHE.clear()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--bots", default="solver,greedy,random,greedy")
+    ap.add_argument("--seed", default="2027")
+    a = ap.parse_args()
+    bots = tuple(a.bots.split(","))
+    with tempfile.TemporaryDirectory() as d:
+        log = Path(d) / "games.jsonl"
+        write_records(run(specs(a.games, variant="101", bots=bots, seed=a.seed, hands=11), jobs=a.jobs), str(log))
+        games = read_file(log).games
+        review_game = review.review_game
+        review_game(replay_game(games[0]))  # imports and warm-up
+        base, took, decisions = [], [], 0
+        for g in games:
+            t0 = time.process_time()
+            res = replay_game(g)
+            t1 = time.process_time()
+            _fresh_caches()
+            gr = review_game(res)
+            t2 = time.process_time()
+            base.append(t1 - t0)
+            took.append(t2 - t1)
+            decisions += len(gr.decisions)
+        med, b = statistics.median(took), statistics.median(base)
+        print(f"move review, 101, 11 hands per game, {len(games)} games ({'/'.join(bots)}), one core:")
+        print(f"  annotate  median {med:6.3f} s/game  mean {statistics.mean(took):6.3f}  max {max(took):6.3f}"
+              f"  ({decisions / len(games):.0f} decisions/game)  target < 1 s: {'ok' if med < 1 else 'MISSED'}")
+        print(f"  replay    median {b:6.3f} s/game (baseline)  annotate / replay x{med / b:6.1f}")
+        db = Path(d) / "bench.duckdb"
+        con = store.connect(db, seed=False)
+        try:
+            store.import_paths(con, [str(log)], workers=1)
+            rates = {}
+            for jobs in sorted({1, a.jobs}):
+                s = analyze(con, jobs=jobs, force=True)
+                rates[jobs] = 60.0 * s.annotated / s.seconds
+                print(f"  istaka analyze --jobs {jobs}: {s.annotated} games in {s.seconds:5.1f} s wall"
+                      f" = {rates[jobs]:6.1f} games/min")
+            if a.jobs > 1:
+                print(f"  --jobs {a.jobs} vs --jobs 1: x{rates[a.jobs] / rates[1]:.2f}")
+        finally:
+            con.close()
+
+
+if __name__ == "__main__":
+    main()
