@@ -42,7 +42,8 @@ def test_same_seed_gives_the_same_bytes_and_another_seed_does_not() -> None:
 
 
 def test_cli_same_seed_same_file_bytes_with_and_without_jobs(tmp_path: Path) -> None:
-    args = ["simulate", "--games", "3", "--hands", "1", "--seed", "11", "--quiet", "--variant", "51"]
+    args = ["simulate", "--games", "3", "--hands", "1", "--seed", "11", "--quiet", "--variant", "51",
+            "--bots", "solver,greedy,random,solver"]
     f1, f2, f3 = tmp_path / "a.jsonl.gz", tmp_path / "b.jsonl.gz", tmp_path / "c.jsonl.gz"
     assert main(args + ["--out", str(f1)]) == 0
     assert main(args + ["--out", str(f2)]) == 0
@@ -62,6 +63,22 @@ def test_cli_writes_a_log_that_replays_cleanly(tmp_path: Path, capsys: pytest.Ca
     header = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert header["variant"] == "101-classic" and header["rules"] == {"esli": True}
     assert header["players"] == ["solver-1", "greedy-2", "random-3", "greedy-4"]
+
+
+def test_same_seed_same_bytes_under_different_hash_seeds(tmp_path: Path) -> None:
+    """Nothing may depend on set or dict order of hashed strings (PYTHONHASHSEED)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for h in ("1", "77"):
+        out = tmp_path / f"h{h}.jsonl"
+        subprocess.run([sys.executable, "-m", "analysis.simulate_cli", "--games", "1", "--hands", "2", "--seed", "4",
+                        "--bots", "solver,greedy,solver,random", "--quiet", "--out", str(out)],
+                       check=True, env={**os.environ, "PYTHONHASHSEED": h}, capture_output=True)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and outs[0]
 
 
 @pytest.mark.parametrize("bad", [["--bots", "solver,greedy"], ["--bots", "genius"], ["--rules", "{nope"],
