@@ -216,8 +216,9 @@ def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
     """Open the database, creating and migrating it when needed.
 
     A new database at the default location ($ISTAKA_DB, else data/istaka.duckdb) is filled with
-    data/sample/ first (``seed``). A read-only open of a missing or outdated database first creates or migrates it
-    read-write, then reopens it read-only. Lock conflicts are retried for ``wait`` seconds.
+    data/sample/ first (``seed``). A read-only open of a missing or outdated database first
+    creates or migrates it read-write, then reopens it read-only. Lock conflicts are retried for
+    ``wait`` seconds, then raise :class:`DatabaseBusy`.
     """
     p = db_path(path)
     if seed is None:  # the default database (or $ISTAKA_DB), however it was named
@@ -268,6 +269,7 @@ def reading(path: str | os.PathLike[str] | None = None, wait: float | None = Non
         yield con
     finally:
         con.close()
+
 
 # ---- export -------------------------------------------------------------------------------
 
