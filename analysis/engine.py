@@ -547,18 +547,28 @@ def _swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
     placers = list(m.placers)
     freed: list[tuple[Tile, int]] = []
     if m.kind == M.GROUP:
-        real = [p for p in m.tiles if not p.wild]
-        number = real[0].face.number if real else m.tiles[0].face.number
-        faces = [okey if g.is_joker else g for g in given]  # T5: a false okey is the okey's face
-        colours = [p.face.colour for p in real] + [f.colour for f in faces]
-        if any(f.number != number for f in faces) or len(set(colours)) != 4 or len(colours) != 4:
+        # S2: each tile either replaces the okey standing for its colour or adds a missing
+        # colour, and the group must then hold all four colours
+        number = m.tiles[0].face.number
+        entries = list(zip(m.tiles, m.placers))
+        for g in given:
+            f = okey if g.is_joker else g  # T5: a false okey is the okey's face
+            if f.number != number:
+                raise IllegalMove(f"{g} does not belong in group {m.index} ({m})", "S2")
+            hit = next((k for k, (p, _) in enumerate(entries)
+                        if p.wild and p.physical == okey and p.face.colour == f.colour), None)
+            if hit is not None:
+                freed.append((entries[hit][0].physical, entries[hit][1]))
+                entries[hit] = (Placed(g, f), seat)
+            elif f.colour in {p.face.colour for p, _ in entries}:
+                raise IllegalMove(f"group {m.index} ({m}) already has {f.colour}{number}", "S2")
+            else:
+                entries.append((Placed(g, f), seat))
+        if not freed or len(entries) != 4:
             raise IllegalMove(f"from group {m.index} ({m}) the okey is taken only by completing four colours", "S2")
-        freed = [(m.tiles[i].physical, m.placers[i]) for i in wild]
-        keep = [(p, w) for p, w in zip(m.tiles, m.placers) if not p.wild]
-        keep += [(Placed(g, f), seat) for g, f in zip(given, faces)]
         order = "RYBK"
-        keep.sort(key=lambda x: order.index(x[0].face.colour))
-        tiles, placers = [p for p, _ in keep], [w for _, w in keep]
+        entries.sort(key=lambda x: order.index(x[0].face.colour))
+        tiles, placers = [p for p, _ in entries], [w for _, w in entries]
     else:
         for g in given:
             face = okey if g.is_joker else g
