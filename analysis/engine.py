@@ -38,10 +38,16 @@ class TableMeld:
     kind: str  # run, group or pair
     tiles: tuple[Placed, ...]
     placers: tuple[int, ...]  # who placed each tile (S3 / X6)
-    fit: frozenset[Tile] = field(default=frozenset(), compare=False, repr=False)  # faces it takes (L2)
+    _fit: frozenset[Tile] | None = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "fit", M.fitting_faces(self.kind, self.tiles))
+    @property
+    def fit(self) -> frozenset[Tile]:
+        """The faces this meld takes (L2), computed once per meld version."""
+        f = self._fit
+        if f is None:
+            f = M.fitting_faces(self.kind, self.tiles)
+            object.__setattr__(self, "_fit", f)
+        return f
 
     @property
     def value(self) -> int:
@@ -213,7 +219,7 @@ def apply(state: HandState, event: Mapping[str, Any]) -> HandState:
 
 def _seat(state: HandState, event: Mapping[str, Any], *, own_turn: bool = True) -> int:
     seat = event.get("seat")
-    if not isinstance(seat, int) or seat not in SEATS:
+    if type(seat) is not int or not 0 <= seat <= 3:
         raise IllegalMove(f"seat must be 0-3, got {seat!r}", "D2")
     if own_turn and seat != state.turn:
         raise IllegalMove(f"seat {seat} moved out of turn: it is seat {state.turn}'s turn", "D2")
@@ -507,7 +513,7 @@ def _layoff(state: HandState, ev: Mapping[str, Any]) -> HandState:
     if s.opened_this_turn and op is not None:
         op = Opening(op.kind, op.value + M.value(ts))  # O1: same-turn lay-offs count
     return _evolve(s, racks=_set(s.racks, seat, rack),
-                   table=_set(s.table, m.index, replace(m, tiles=new_tiles, placers=placers)),
+                   table=_set(s.table, m.index, TableMeld(m.index, m.owner, m.kind, new_tiles, placers)),
                    opened=_set(s.opened, seat, op), end_counts=tuple(counts.items()),
                    layoffs_this_turn=s.layoffs_this_turn + len(ts))
 
@@ -589,7 +595,7 @@ def _swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
             if who != seat:
                 pens += (Penalty(who, s.rules.penalty_unit, "X6"),)
     return _evolve(s, racks=_set(s.racks, seat, rack),
-                   table=_set(s.table, m.index, replace(m, tiles=tuple(tiles), placers=tuple(placers))),
+                   table=_set(s.table, m.index, TableMeld(m.index, m.owner, m.kind, tuple(tiles), tuple(placers))),
                    penalties=pens)
 
 
