@@ -88,7 +88,7 @@ MISTAKE_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "step", "lin
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, cols: Sequence[str], rs: list[tuple[Any, ...]]) -> None:
     """Many rows at once through Arrow (executemany is row by row)."""
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     data = {c: pa.array(list(v)) for c, v in zip(cols, zip(*rs))}
     con.register("_istaka_review", pa.table(data))

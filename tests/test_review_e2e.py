@@ -193,3 +193,25 @@ def test_unseen_tiles_are_only_what_the_seat_cannot_see() -> None:
     pool = unseen_tiles(state, seat)
     seen = list(state.racks[seat]) + list(state.discards[0]) + [state.indicator]
     assert sorted(pool + seen) == sorted(full_set().elements())
+
+
+def test_parallel_analyze_writes_the_same_annotations_as_one_process(tmp_path: Path) -> None:
+    from analysis.simulate import specs, write_records
+
+    log = tmp_path / "two.jsonl"
+    write_records([play_game(s) for s in specs(2, bots=("solver", "random", "greedy", "random"), seed=9, hands=2)],
+                  str(log))
+    db = tmp_path / "two.duckdb"
+    from analysis.review_store import analyze
+
+    con = store.connect(db, seed=False)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+        one = analyze(con, jobs=1)
+        a = con.execute("SELECT * EXCLUDE (player) FROM review_mistakes ORDER BY ALL").fetchall()
+        two = analyze(con, jobs=2, force=True)
+        b = con.execute("SELECT * EXCLUDE (player) FROM review_mistakes ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+    assert one.annotated == two.annotated == 2 and one.decisions == two.decisions > 0
+    assert a == b
