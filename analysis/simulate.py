@@ -269,9 +269,12 @@ def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False
     try:
         if jobs > 1 and len(game_specs) > 1:
             import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
 
-            with mp.get_context("spawn").Pool(jobs) as pool:
-                for rec in pool.imap(_play_light, game_specs, chunksize=1):
+            # an executor, not a Pool: a worker that dies raises BrokenProcessPool instead of
+            # leaving imap waiting forever
+            with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn")) as ex:
+                for rec in ex.map(_play_light, game_specs, chunksize=1):
                     if bar is not None:
                         bar.update(1)
                     yield rec
