@@ -25,9 +25,27 @@ from .replay import GameResult, HandResult, Step
 from .rules import Rules
 from .tiles import COLOURS, Tile
 
-# Bump when the solver or the grading below changes: `istaka analyze` re-annotates every game
-# annotated by another version.
-SOLVER_VERSION = "review-1"
+# The grading's own number, bumped by hand when the rules of grading change, and a digest of the
+# solver's and the review's sources, so that any change to them re-annotates (`istaka analyze`
+# redoes every game annotated by another version).
+REVIEW_RULES = 1
+
+
+def _sources_digest() -> str:
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in ("solver.py", "solver_core.py", "solver_pairs.py", "solver_turn.py", "review.py"):
+        try:
+            h.update((here / name).read_bytes())
+        except OSError:
+            h.update(name.encode())
+    return h.hexdigest()[:10]
+
+
+SOLVER_VERSION = f"review-{REVIEW_RULES}/{_sources_digest()}"
 
 CATEGORIES: dict[str, str] = {
     "missed_opening": "could reach the opening threshold this turn (melds or pairs) and did not open",
