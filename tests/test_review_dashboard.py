@@ -82,6 +82,8 @@ def test_review_page_lists_mistakes_worst_first_with_severity_and_escaped_names(
     costs = list(table.iloc[:, 4])
     assert costs == sorted(costs, reverse=True) == list(want.cost)
     assert all(s.split()[0] in "🔴🟠🟡⚪" for s in table.iloc[:, 0])
+    first = want.iloc[0]  # one click to the step: the row's link opens the replay there
+    assert table["▶"].iloc[0] == f"replay?game=rv-a&hand={first.hand}&step={first.step}"
     assert "<img" not in _html(at)
 
 

@@ -4,6 +4,8 @@ shareable HTML report."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
@@ -60,9 +62,11 @@ else:
         tr("col_category", lang): [rv.category(c, lang) for c in ms["category"]],
         tr("col_cost", lang): ms["cost"],
         tr("col_step", lang): ms["step"],
+        "▶": [f"replay?{urlencode({'game': game, 'hand': int(h), 'step': int(s)})}" for h, s in zip(ms["hand"], ms["step"])],
     })
     sel = st.dataframe(view, key="rv_mistakes", on_select="rerun", selection_mode="single-row", hide_index=True,
-                       column_config={tr("col_cost", lang): st.column_config.ProgressColumn(
+                       column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶"),
+                                      tr("col_cost", lang): st.column_config.ProgressColumn(
                            tr("col_cost", lang), format="%d", min_value=0,
                            max_value=int(max(ms["cost"].max(), 1)))})
     rows = sel.selection.rows if sel is not None else []
