@@ -372,12 +372,12 @@ def _take_options(pre: HandState, seat: int) -> tuple[Option, Option] | None:
     top = pre.discards[prev][-1]
     if top == pre.okey:  # P3
         return None
-    if not _joins(pre.racks[seat], top, pre):  # P2: it must lie in the opening; nothing takes it
-        return Option("points", False, 0, pre.rules.unopened_penalty, {}), \
-            Option("pairs", False, 0, pre.rules.unopened_penalty, {})
     op = pre.opened[prev]
     if op is not None and op.kind == "pairs" and not pre.rules.pairs_discard_takeable:  # P4
         return None
+    if not _joins(pre.racks[seat], top, pre):  # P2: it must lie in the opening; nothing takes it
+        return Option("points", False, 0, pre.rules.unopened_penalty, {}), \
+            Option("pairs", False, 0, pre.rules.unopened_penalty, {})
     return openings(pre, seat, take=top)
 
 
