@@ -491,9 +491,18 @@ def search(p: Problem) -> Solution | None:
             return None
         return _build(p, max(vec), [])
     root = leaf_vec(counts, W, True)  # an upper bound on runs/pairs for any slot choice
-    restmax = [0] * (len(slots) + 1)
+    # rest[i][w]: the most the slots i.. can add with at most w okeys (okeys are scarce: summing
+    # every slot's best option would count the same okeys again and again)
+    rest = [[0] * (W + 1) for _ in range(len(slots) + 1)]
     for i in range(len(slots) - 1, -1, -1):
-        restmax[i] = restmax[i + 1] + slots[i][0][2]
+        nxt, cur = rest[i + 1], rest[i]
+        for _, k, sc, _ in slots[i]:
+            for w in range(k, W + 1):
+                v = sc + nxt[w - k]
+                if v > cur[w]:
+                    cur[w] = v
+    # bound[i][w]: runs of the untouched rack plus the slots i.., sharing w okeys
+    bound = [[max(root[w - x] + r[x] for x in range(w + 1)) for w in range(W + 1)] for r in rest]
     slot_faces = {f for opts in slots for o in opts for f, _ in o[0]}
     tiles_w = _usable_weight(counts, W, p, slot_faces, rws)
     best_score = NEG
@@ -510,7 +519,7 @@ def search(p: Problem) -> Solution | None:
                 best_score = total
                 best_path = list(path)
             return
-        if score + min(restmax[i] + root[wrem], tw + wrem * ww_max) <= best_score:
+        if score + min(bound[i][wrem], tw + wrem * ww_max) <= best_score:
             return
         for opt in slots[i]:
             removal, k, sc, _ = opt
