@@ -382,6 +382,8 @@ def _place(state: HandState, ev: Mapping[str, Any], opening: bool) -> HandState:
         raise IllegalMove("nothing to place", "M1")
     cur = state.opened[seat]
     kind = "pairs" if pairs else "points"
+    if opening and cur is not None and state.opened_this_turn:
+        opening = False  # a second 'open' in the opening turn adds to the same opening (O1)
     if opening:
         if cur is not None:
             raise IllegalMove(f"seat {seat} has already opened; later melds are 'meld' events", "O1")
