@@ -369,7 +369,20 @@ def _number_options(n: int, cc: tuple[int, ...], W: int, wt: Weights, gslots: tu
     return out
 
 
+_RUN_SLOT_CACHE: dict[tuple, list[Option]] = {}
+
+
 def _run_slot_options(rs: RunSlot, counts: list[int], W: int, wt: Weights) -> list[Option]:
+    key = (rs, tuple(counts[rs.colour * 13 + x] for x in rs.numbers), W, wt)
+    hit = _RUN_SLOT_CACHE.get(key)
+    if hit is None:
+        if len(_RUN_SLOT_CACHE) > _CACHE_LIMIT:
+            _RUN_SLOT_CACHE.clear()
+        hit = _RUN_SLOT_CACHE[key] = _run_slot_options_uncached(rs, counts, W, wt)
+    return hit
+
+
+def _run_slot_options_uncached(rs: RunSlot, counts: list[int], W: int, wt: Weights) -> list[Option]:
     ar, br, aw, bw = wt
     out: list[Option] = [((), 0, 0, (rs, 0, ()))]
     for j in range(1, len(rs.numbers) + 1):
@@ -445,7 +458,8 @@ def search(p: Problem) -> Solution | None:
     for gs in p.group_slots:
         gby.setdefault(gs.number, []).append(gs)
     need = 3 - W
-    for n in range(13):
+    # high numbers first: their options weigh most, so the bound falls fastest down the search
+    for n in range(12, -1, -1):
         cc = (counts[n], counts[13 + n], counts[26 + n], counts[39 + n])
         present = (cc[0] > 0) + (cc[1] > 0) + (cc[2] > 0) + (cc[3] > 0)
         can_group = p.runs and present >= need and present
