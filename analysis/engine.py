@@ -15,7 +15,7 @@ from typing import Any
 from . import melds as M
 from .rules import Rules
 from .scoring import FinishInfo, score_hand
-from .tiles import FALSE_OKEY, NotationError, Placed, Tile, full_set, okey_of, parse_placed
+from .tiles import _PARSED, FALSE_OKEY, NotationError, Placed, Tile, full_set, okey_of, parse_placed
 
 SEATS = range(4)
 
@@ -154,6 +154,12 @@ class HandState:
     def fits_table(self, t: Tile) -> TableMeld | None:
         """A table meld the physical tile could be laid off onto (X4), if any."""
         face = self.okey if t.is_joker else t
+        fit = self.__dict__.get("_table_fit")
+        if fit is None:  # the union of what every meld takes, once per table (see _evolve)
+            fit = frozenset().union(*(m.fit for m in self.table if m is not None))
+            self.__dict__["_table_fit"] = fit
+        if face not in fit:
+            return None
         for m in self.table:
             if m is not None and face in m.fit:
                 return m
@@ -227,6 +233,9 @@ def _seat(state: HandState, event: Mapping[str, Any], *, own_turn: bool = True) 
 
 
 def _tile(event: Mapping[str, Any], field: str = "tile") -> Tile:
+    known = _PARSED.get(event.get(field))  # type: ignore[arg-type]
+    if known is not None:
+        return known
     try:
         return Tile.parse(event.get(field))  # type: ignore[arg-type]
     except NotationError as e:
@@ -249,6 +258,8 @@ def _evolve(state: HandState, **changes: Any) -> HandState:
     d = new.__dict__
     d.update(state.__dict__)
     d.update(changes)
+    if "table" in changes:
+        d.pop("_table_fit", None)  # a cache of fits_table, valid for one table only
     return new
 
 
@@ -617,6 +628,12 @@ def _takeback(state: HandState, ev: Mapping[str, Any]) -> HandState:
     return _evolve(base, table=table, penalties=pens, turn_base=None, last_event=None)
 
 
+# what a discard resets for the next turn
+_TURN_RESET: dict[str, Any] = dict(took=None, took_unopened=False, returned=False, turn_base=None,
+                                   opened_this_turn=False, end_counts=(), layoffs_this_turn=0,
+                                   phase="draw")
+
+
 def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
     seat = _seat(state, ev)
     t = _tile(ev)
@@ -652,11 +669,9 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
             pens += (Penalty(seat, r.penalty_unit, "X3"),)
         elif state.fits_table(t) is not None:
             pens += (Penalty(seat, r.penalty_unit, "X4"),)
-    s = _evolve(state, racks=_set(state.racks, seat, rack),
+    s = _evolve(state, **_TURN_RESET, racks=_set(state.racks, seat, rack),
                 discards=_set(state.discards, seat, state.discards[seat] + (t,)), penalties=pens,
-                started=_set(state.started, seat, True), took=None, took_unopened=False,
-                returned=False, turn_base=None, opened_this_turn=False, end_counts=(),
-                layoffs_this_turn=0, takeable=seat, turn=(seat + 1) % 4, phase="draw")
+                started=_set(state.started, seat, True), takeable=seat, turn=(seat + 1) % 4)
     if finishing:
         kinds = []
         if t == state.okey:

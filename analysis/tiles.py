@@ -153,6 +153,9 @@ def parse_placed(text: str, okey: Tile, twin: Tile | None = None) -> Placed:
     ``twin`` is the indicator face when the player has shown the indicator twin (O7); it may
     then be written ``R5>B7`` (pairs only: the caller checks where it is used).
     """
+    plain = _PARSED.get(text) if type(text) is str else None
+    if plain is not None and plain is not okey and not plain.is_joker:
+        return _PLAIN[plain]  # the common case: a real tile standing for itself
     if not isinstance(text, str):
         raise NotationError(f"tile must be a string, got {text!r} [T1]")
     if ">" in text:
@@ -174,6 +177,9 @@ def parse_placed(text: str, okey: Tile, twin: Tile | None = None) -> Placed:
     if phys == okey:
         raise NotationError(f"{text!r}: an okey in a meld must say what it stands for, e.g. {okey}>{okey} [T4]")
     return Placed(phys, phys, False)
+
+
+_PLAIN: dict[Tile, Placed] = {t: Placed(t, t, False) for t in FACES}
 
 
 def tile_value(t: Tile, okey: Tile) -> int:
