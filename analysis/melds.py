@@ -79,9 +79,11 @@ def fitting_faces(kind: str, meld: Sequence[Placed]) -> frozenset[Tile]:
     """Every face that :func:`fits` the meld (L2): at most two for a run, the missing colours
     of a group, none for a pair."""
     if kind == RUN:
-        c = meld[0].face.colour
-        lo, hi = meld[0].face.number, meld[-1].face.number
-        return frozenset(Tile(c, n) for n in (lo - 1, hi + 1) if 1 <= n <= 13)
+        first, last = meld[0].face, meld[-1].face
+        c, lo, hi = first.colour, first.number, last.number
+        if lo > 1:
+            return frozenset((Tile(c, lo - 1), Tile(c, hi + 1))) if hi < 13 else frozenset((Tile(c, lo - 1),))
+        return frozenset((Tile(c, hi + 1),)) if hi < 13 else frozenset()
     if kind == GROUP and len(meld) < 4:
         n = meld[0].face.number
         have = {t.face.colour for t in meld}
