@@ -44,8 +44,8 @@ def classify(ts: Sequence[Placed]) -> tuple[str, list[Placed]]:
 
 def check_pair(ts: Sequence[Placed]) -> list[Placed]:
     """A pair (M4): two tiles with the same face; a wild tile may complete it."""
-    text = " ".join(str(t) for t in ts)
     if len(ts) != 2 or ts[0].face != ts[1].face:
+        text = " ".join(str(t) for t in ts)
         raise MeldError(f"[{text}] is no pair: two identical tiles", "M4")
     return list(ts)
 
