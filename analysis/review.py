@@ -457,9 +457,9 @@ def _review_turn(steps: Sequence[Step], tn: _Turn, ord: int, hand: int, n: int) 
                     take_exp = tbest.exposure
                     best["take"] = {"tile": str(steps[tn.pre].state.discards[(seat - 1) % 4][-1]),
                                     "kind": tbest.kind, "value": tbest.value, "plan": tbest.plan}
-                    if choice != "take" and not opened_now:
+                    if draw_best > tbest.exposure:
                         # against the better of the rack before the draw (what the seat knew)
-                        # and after it (where missed_opening takes over)
+                        # and after it (where missed_opening takes over); no cost otherwise
                         pre_best = min((o.exposure for o in openings(steps[tn.pre].state, seat) if o.reaches),
                                        default=unopened)
                         cost = max(0, min(pre_best, draw_best) - tbest.exposure)
