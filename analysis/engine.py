@@ -214,7 +214,7 @@ def apply(state: HandState, event: Mapping[str, Any]) -> HandState:
     handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
     if handler is None:
         raise IllegalMove(f"event type {kind!r} cannot occur inside a hand", "P1")
-    if state.phase == "over" and kind not in ("penalty", "end"):
+    if state.phase == "over" and kind != "penalty" and kind != "end":
         raise IllegalMove(f"the hand is over ({state.result}); no {kind} after it", "E1")
     new = handler(state, event)
     if new is state:
@@ -640,15 +640,22 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
     r = state.rules
     if state.phase != "play":
         raise IllegalMove(f"seat {seat} must draw or take before discarding", "P1")
-    rack = _remove(state.racks[seat], [t], seat)
+    rack_list = list(state.racks[seat])
+    try:
+        rack_list.remove(t)
+    except ValueError:
+        raise IllegalMove(f"seat {seat} does not hold {t}", "P1") from None
+    rack = tuple(rack_list)
     finishing = not rack
-    op = state.opened[seat]
+    opened = state.opened
+    op = opened[seat]
     pens = state.penalties
     if state.took is not None and state.took_unopened:
         used = op is not None and state.turn_base is not None and _opening_uses(state, seat, state.took)
         if not used:
             raise IllegalMove(f"seat {seat} took {state.took} without opening with it; he must return it and draw", "P2")
-    others_open = any(state.opened[s] is not None for s in SEATS if s != seat)
+    others_open = (opened[0] is not None) + (opened[1] is not None) + (opened[2] is not None) \
+        + (opened[3] is not None) - (op is not None) > 0
     if state.opened_this_turn and op is not None:
         need = state.points_threshold(seat) if op.kind == "points" else state.pairs_threshold(seat)
         if op.value < need:
