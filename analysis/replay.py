@@ -159,7 +159,7 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
         if kind == "end":
             hand.recorded_end = {"line": line, **ev}
             continue
-        if hand.error is not None or state is None:
+        if state is None or hand.error is not None:
             continue
         try:
             new = apply(state, ev)
@@ -168,6 +168,11 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
             continue
         except (NotationError, ValueError) as e:  # notation slipping through: still a refusal
             hand.result, hand.error = "invalid", {"line": line, "rule": "T1", "message": str(e)}
+            continue
+        if keep_steps:
+            hand.steps.append(Step(line, ev, new))
+        if not state.opened_this_turn and new.penalties is state.penalties:
+            state = new  # the common case: nothing to record
             continue
         if state.opened_this_turn and (kind == "discard" or new.result == "void"):
             op = new.opened[ev["seat"]] if new.result == "void" else state.opened[ev["seat"]]
@@ -178,9 +183,9 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
         if len(new.penalties) > len(state.penalties):
             n = len(state.penalties)
             new = replace(new, penalties=new.penalties[:n] + tuple(replace(p, line=line) for p in new.penalties[n:]))
+            if keep_steps:
+                hand.steps[-1] = Step(line, ev, new)
         state = new
-        if keep_steps:
-            hand.steps.append(Step(line, ev, state))
     if hand is not None:
         _close(hand, state)
     if any(h.recorded_penalties for h in res.hands):
