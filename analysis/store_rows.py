@@ -23,9 +23,19 @@ from .store import GAME_TABLES, GID_TABLES
 # ---- from a replayed game to rows ---------------------------------------------------------
 
 def game_checksum(g: GameLog) -> str:
-    """SHA-256 of the game's content (events without line numbers, keys sorted)."""
-    text = json.dumps(g.content(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """SHA-256 of the game's content (events without line numbers, keys sorted, compact UTF-8
+    JSON: orjson's bytes, which the standard library's sorted compact dump equals)."""
+    return hashlib.sha256(_canonical_bytes(g.content())).hexdigest()
+
+
+try:
+    import orjson
+
+    def _canonical_bytes(x: Any) -> bytes:
+        return orjson.dumps(x, option=orjson.OPT_SORT_KEYS)
+except ImportError:  # pragma: no cover
+    def _canonical_bytes(x: Any) -> bytes:
+        return json.dumps(x, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def _parse_started(text: Any) -> datetime | None:
