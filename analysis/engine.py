@@ -242,11 +242,17 @@ def _tile(event: Mapping[str, Any], field: str = "tile") -> Tile:
         raise IllegalMove(str(e).rsplit(" [", 1)[0], "T1") from None
 
 
-def _remove(rack: tuple[Tile, ...], ts: Iterable[Tile], seat: int) -> tuple[Tile, ...]:
+def _remove(rack: tuple[Tile, ...], ts: Sequence[Tile], seat: int) -> tuple[Tile, ...]:
     """The rack without ``ts`` (a multiset); tiles are interned, so they are found by identity,
     which keeps the search in C (Tile's Python-level ordering slows ``list.remove``)."""
+    ids = list(map(id, rack))
+    if len(ts) == 1:  # one tile, the common case (a discard)
+        try:
+            i = ids.index(id(ts[0]))
+        except ValueError:
+            raise IllegalMove(f"seat {seat} does not hold {ts[0]}", "P1") from None
+        return rack[:i] + rack[i + 1:]
     out = list(rack)
-    ids = [id(x) for x in out]
     for t in ts:
         try:
             i = ids.index(id(t))
