@@ -64,3 +64,14 @@ def test_run_swap_needs_the_face_the_okey_stands_for_S1() -> None:
     assert e.value.rule == "S1"
     after = _swap(s, 0, "B4")
     assert "R6" in map(str, after.racks[1]) and str(after.table[0]) == "B3 B4 B5"
+
+
+def test_a_second_open_in_the_opening_turn_adds_to_the_same_opening_O1() -> None:
+    s = _state([], "R1 R2 R3 K10 K11 K12 K13 B5")
+    s = HandState(**{**s.__dict__, "opened": (Opening("points", 101), None, None, None)})
+    s = apply(s, {"type": "open", "seat": 1, "melds": [["R1", "R2", "R3"]]})
+    s = apply(s, {"type": "open", "seat": 1, "melds": [["K10", "K11", "K12", "K13"]]})
+    assert s.opened[1] == Opening("points", 6 + 46) and s.opened_this_turn
+    with pytest.raises(IllegalMove) as e:  # 52 < 102: under the threshold, not taken back
+        apply(s, {"type": "discard", "seat": 1, "tile": "B5"})
+    assert e.value.rule == "O1"
