@@ -166,6 +166,9 @@ class HandState:
         return None
 
 
+_FULL = full_set()  # read-only: the 106-tile set's counts (T1)
+
+
 # ---- construction ---------------------------------------------------------------------------
 
 
@@ -188,13 +191,13 @@ def new_hand(rules: Rules, hand: int, starter: int, indicator: Tile, racks: Sequ
         seen.update(r)
     if deck is not None:
         seen.update(deck)
-    full = full_set()
+    full = _FULL
     over = [f"{t} x{n}" for t, n in seen.items() if n > full[t]]
     if over:
         raise IllegalMove(f"more copies than the set holds: {', '.join(sorted(over))}", "T1")
     dealt = sum(len(r) for r in racks)
     if deck is not None and len(deck) + dealt + 1 != 106:
-        missing = full - seen
+        missing = full_set() - seen
         raise IllegalMove(f"racks, deck and indicator hold {len(deck) + dealt + 1} tiles, not 106"
                           f" (missing {' '.join(str(t) for t in sorted(missing.elements()))})", "T1")
     return HandState(
@@ -300,8 +303,7 @@ def _draw(state: HandState, ev: Mapping[str, Any]) -> HandState:
             raise IllegalMove(f"seat {seat} drew {t} but the deck's next tile is {deck[0]}", "P1")
         deck = deck[1:]
     else:
-        full = full_set()
-        if state.tiles_in_play()[t] >= full[t]:
+        if state.tiles_in_play()[t] >= _FULL[t]:
             raise IllegalMove(f"seat {seat} drew {t}, but every copy of {t} is already in play", "T1")
     return _evolve(state, racks=_set(state.racks, seat, state.racks[seat] + (t,)), deck=deck,
                    deck_count=state.deck_count - 1, phase="play", takeable=None,

@@ -15,7 +15,7 @@ from .engine import HandState, IllegalMove, Penalty, apply, new_hand
 from .log import GameLog, ReadError
 from .rules import Rules, RulesError, resolve
 from .scoring import match_points
-from .tiles import NotationError, Tile
+from .tiles import _PARSED, NotationError, Tile
 
 
 @dataclass
@@ -211,12 +211,20 @@ def _start_hand(rules: Rules, ev: dict[str, Any], prev: HandResult | None, prev_
                                   f"the seat after the last starter, got {ev['starter']}", "D2")
     try:
         ind = Tile.parse(ev["indicator"])
-        racks = [[Tile.parse(t) for t in r] for r in ev["racks"]]
-        deck = [Tile.parse(t) for t in ev["deck"]] if "deck" in ev else None
+        racks = [_tiles(r) for r in ev["racks"]]
+        deck = _tiles(ev["deck"]) if "deck" in ev else None
     except NotationError as e:
         msg = str(e)
         raise IllegalMove(msg.rsplit(" [", 1)[0], "T2" if "indicator" in msg else "T1") from None
     return new_hand(rules, n, ev["starter"], ind, racks, deck)
+
+
+def _tiles(texts: list[str]) -> list[Tile]:
+    """Parse a list of tiles: canonical spellings by one lookup each, the rest by Tile.parse."""
+    try:
+        return [_PARSED[t] for t in texts]
+    except (KeyError, TypeError):
+        return [Tile.parse(t) for t in texts]
 
 
 def _close(hand: HandResult, state: HandState | None) -> None:
