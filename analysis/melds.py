@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .tiles import Placed, Tile
+from .tiles import FACES, Placed, Tile
 
 RUN, GROUP, PAIR = "run", "group", "pair"
 
@@ -82,10 +82,13 @@ def fitting_faces(kind: str, meld: Sequence[Placed]) -> frozenset[Tile]:
         first, last = meld[0].face, meld[-1].face
         c, lo, hi = first.colour, first.number, last.number
         if lo > 1:
-            return frozenset((Tile(c, lo - 1), Tile(c, hi + 1))) if hi < 13 else frozenset((Tile(c, lo - 1),))
-        return frozenset((Tile(c, hi + 1),)) if hi < 13 else frozenset()
+            return frozenset((_FACE[c, lo - 1], _FACE[c, hi + 1])) if hi < 13 else frozenset((_FACE[c, lo - 1],))
+        return frozenset((_FACE[c, hi + 1],)) if hi < 13 else frozenset()
     if kind == GROUP and len(meld) < 4:
         n = meld[0].face.number
         have = {t.face.colour for t in meld}
-        return frozenset(Tile(c, n) for c in "RYBK" if c not in have)
+        return frozenset(_FACE[c, n] for c in "RYBK" if c not in have)
     return frozenset()
+
+
+_FACE: dict[tuple[str, int], Tile] = {(t.colour, t.number): t for t in FACES}

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .engine import HandState, IllegalMove, Penalty, apply, new_hand
+from .engine import HandState, IllegalMove, Penalty, _evolve, apply, new_hand
 from .log import GameLog, ReadError
 from .rules import Rules, RulesError, resolve
 from .scoring import match_points
@@ -182,7 +182,7 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
                                       "threshold": need, "line": line})
         if len(new.penalties) > len(state.penalties):
             n = len(state.penalties)
-            new = replace(new, penalties=new.penalties[:n] + tuple(replace(p, line=line) for p in new.penalties[n:]))
+            new = _evolve(new, penalties=new.penalties[:n] + tuple(replace(p, line=line) for p in new.penalties[n:]))
             if keep_steps:
                 hand.steps[-1] = Step(line, ev, new)
         state = new
