@@ -8,6 +8,7 @@ rule it breaks; the state it was applied to is untouched.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -99,6 +100,7 @@ class HandState:
     opened_this_turn: bool = False
     end_counts: tuple[tuple[tuple[int, str], int], ...] = ()
     layoffs_this_turn: int = 0
+    placed_this_turn: tuple[Tile, ...] = ()  # physical tiles melded or laid off this turn (P2)
     takeable: int | None = None  # seat whose last discard the next player may take
     penalties: tuple[Penalty, ...] = ()
     result: str | None = None  # finish, exhausted, void
@@ -186,11 +188,7 @@ def new_hand(rules: Rules, hand: int, starter: int, indicator: Tile, racks: Sequ
         if len(r) != want:
             who = "the starter" if s == starter else f"seat {s}"
             raise IllegalMove(f"{who} must be dealt {want} tiles, got {len(r)}", "D1")
-    seen: Counter[Tile] = Counter({indicator: 1})
-    for r in racks:
-        seen.update(r)
-    if deck is not None:
-        seen.update(deck)
+    seen: Counter[Tile] = Counter(chain((indicator,), *racks, deck or ()))
     full = _FULL
     over = [f"{t} x{n}" for t, n in seen.items() if n > full[t]]
     if over:
@@ -449,6 +447,7 @@ def _place(state: HandState, ev: Mapping[str, Any], opening: bool) -> HandState:
     if opening or state.opened_this_turn:
         new_open = Opening(kind, (cur.value if cur and state.opened_this_turn else 0) + total)
     s = _evolve(s, racks=_set(s.racks, seat, rack), table=s.table + tuple(placed),
+                placed_this_turn=s.placed_this_turn + tuple(used),
                 opened=_set(s.opened, seat, new_open),
                 opened_this_turn=s.opened_this_turn or opening)
     if pairs and (opening or s.opened_this_turn):
@@ -543,7 +542,8 @@ def _layoff(state: HandState, ev: Mapping[str, Any]) -> HandState:
     return _evolve(s, racks=_set(s.racks, seat, rack),
                    table=_set(s.table, m.index, TableMeld(m.index, m.owner, m.kind, new_tiles, placers)),
                    opened=_set(s.opened, seat, op), end_counts=tuple(counts.items()),
-                   layoffs_this_turn=s.layoffs_this_turn + len(ts))
+                   layoffs_this_turn=s.layoffs_this_turn + len(ts),
+                   placed_this_turn=s.placed_this_turn + tuple(p.physical for p in ts))
 
 
 def _placers_after(m: TableMeld, new_tiles: tuple[Placed, ...], seat: int) -> tuple[int, ...]:
@@ -646,6 +646,7 @@ def _takeback(state: HandState, ev: Mapping[str, Any]) -> HandState:
 # what a discard resets for the next turn
 _TURN_RESET: dict[str, Any] = dict(took=None, took_unopened=False, returned=False, turn_base=None,
                                    opened_this_turn=False, end_counts=(), layoffs_this_turn=0,
+                                   placed_this_turn=(),
                                    phase="draw")
 
 
@@ -661,7 +662,8 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
     op = opened[seat]
     pens = state.penalties
     if state.took is not None and state.took_unopened:
-        used = op is not None and state.turn_base is not None and _opening_uses(state, seat, state.took)
+        took = state.took
+        used = op is not None and any(p is took for p in state.placed_this_turn)
         if not used:
             raise IllegalMove(f"seat {seat} took {state.took} without opening with it; he must return it and draw", "P2")
     others_open = (opened[0] is not None) + (opened[1] is not None) + (opened[2] is not None) \
@@ -705,25 +707,6 @@ def _discard(state: HandState, ev: Mapping[str, Any]) -> HandState:
         return _evolve(s, phase="over", result="exhausted",
                        scores=score_hand(r, info, s.racks, s.opened, state.okey), takeable=None)
     return s
-
-
-def _opening_uses(state: HandState, seat: int, t: Tile) -> bool:
-    """P2: does this turn's opening contain the taken tile's face (or its identical twin)?"""
-    base = state.turn_base
-    assert base is not None
-    for i, m in enumerate(state.table):
-        if m is None:
-            continue
-        before = base.table[i] if i < len(base.table) else None
-        old = Counter((p.physical, w) for p, w in zip(before.tiles, before.placers)) if before else Counter()
-        for p, w in zip(m.tiles, m.placers):
-            key = (p.physical, w)
-            if old[key] > 0:
-                old[key] -= 1
-                continue
-            if w == seat and p.physical == t and not p.wild:
-                return True
-    return False
 
 
 def _penalty(state: HandState, ev: Mapping[str, Any]) -> HandState:
