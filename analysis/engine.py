@@ -8,9 +8,9 @@ rule it breaks; the state it was applied to is untouched.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import chain
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import melds as M

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 COLOURS = "RYBK"  # kırmızı, sarı, mavi, siyah
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "B": "blue", "K": "black"}
 JOKER = "J"  # sahte okey
-_INTERNED: dict[tuple[str, int], "Tile"] = {}
+_INTERNED: dict[tuple[str, int], Tile] = {}
 
 
 class NotationError(ValueError):
@@ -32,7 +33,7 @@ class Tile:
     colour: str
     number: int
 
-    def __new__(cls, colour: str, number: int) -> "Tile":
+    def __new__(cls, colour: str, number: int) -> Tile:
         known = _INTERNED.get((colour, number))
         if known is not None:
             return known
@@ -46,16 +47,16 @@ class Tile:
         return (Tile, (self.colour, self.number))
 
     # ordering by (colour letter, number), as a dataclass with order=True would
-    def __lt__(self, other: "Tile") -> bool:
+    def __lt__(self, other: Tile) -> bool:
         return (self.colour, self.number) < (other.colour, other.number)
 
-    def __le__(self, other: "Tile") -> bool:
+    def __le__(self, other: Tile) -> bool:
         return (self.colour, self.number) <= (other.colour, other.number)
 
-    def __gt__(self, other: "Tile") -> bool:
+    def __gt__(self, other: Tile) -> bool:
         return (self.colour, self.number) > (other.colour, other.number)
 
-    def __ge__(self, other: "Tile") -> bool:
+    def __ge__(self, other: Tile) -> bool:
         return (self.colour, self.number) >= (other.colour, other.number)
 
     @property
