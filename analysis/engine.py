@@ -140,17 +140,18 @@ class HandState:
     def anyone_opened_pairs(self) -> bool:
         return any(o is not None and o.kind == "pairs" for o in self.opened)
 
-    def tiles_in_play(self) -> Counter[Tile]:
-        """Every physical tile accounted for outside the unseen deck (T1 conservation)."""
-        c: Counter[Tile] = Counter()
-        for r in self.racks:
-            c.update(r)
-        for d in self.discards:
-            c.update(d)
+    def face_up(self) -> Counter[Tile]:
+        """The tiles every seat sees: table melds, discard piles and the indicator."""
+        c: Counter[Tile] = Counter(chain(*self.discards, (self.indicator,)))
         for m in self.table:
             if m is not None:
                 c.update(p.physical for p in m.tiles)
-        c[self.indicator] += 1
+        return c
+
+    def tiles_in_play(self) -> Counter[Tile]:
+        """Every physical tile accounted for outside the unseen deck (T1 conservation)."""
+        c = self.face_up()
+        c.update(chain(*self.racks))
         return c
 
     def fits_table(self, t: Tile) -> TableMeld | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -43,13 +42,8 @@ class Chance:
 
 def unseen_tiles(state: HandState, seat: int) -> list[Tile]:
     """The tiles ``seat`` cannot see: the 106 less its rack, the table, the discards, the indicator."""
-    seen = Counter(state.racks[seat])
-    for pile in state.discards:
-        seen.update(pile)
-    for m in state.table:
-        if m is not None:
-            seen.update(p.physical for p in m.tiles)
-    seen[state.indicator] += 1
+    seen = state.face_up()
+    seen.update(state.racks[seat])
     left = full_set() - seen
     return sorted(left.elements(), key=lambda t: (t.colour, t.number))
 

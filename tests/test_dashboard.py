@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from dashboard_logs import SEAT1, make_game, many_games, write_log
+import apptest_helpers as ui
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
@@ -42,22 +43,7 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return AppTest.from_file(APP, default_timeout=60)
 
 
-def _ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def _open(at: AppTest, page: str, **params: Any) -> AppTest:
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    _ok(at)
-    at.switch_page(f"views/{page}.py").run()
-    return _ok(at)
-
-
-def _html(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+_ok, _open, _html = ui.ok, ui.open_page, ui.html  # shared with the other AppTests
 
 
 def _step(at: AppTest) -> int:

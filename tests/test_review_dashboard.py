@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import apptest_helpers as ui
 from streamlit.testing.v1 import AppTest
 
 from analysis import queries, store
@@ -50,22 +51,7 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return AppTest.from_file(APP, default_timeout=90)
 
 
-def _ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def _open(at: AppTest, page: str, **params: Any) -> AppTest:
-    for k, v in params.items():
-        at.query_params[k] = str(v)
-    at.run()
-    _ok(at)
-    at.switch_page(f"views/{page}.py").run()
-    return _ok(at)
-
-
-def _html(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+_ok, _open, _html = ui.ok, ui.open_page, ui.html  # shared with the other AppTests
 
 
 def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:

@@ -1,0 +1,26 @@
+"""What the AppTests of every page share: open a page, fail on exceptions, read the HTML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def open_page(at: AppTest, page: str, **params: Any) -> AppTest:
+    """Run the app with ``params`` in the URL, then switch to ``views/<page>.py``."""
+    for k, v in params.items():
+        at.query_params[k] = str(v)
+    at.run()
+    ok(at)
+    at.switch_page(f"views/{page}.py").run()
+    return ok(at)
+
+
+def html(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
