@@ -33,7 +33,7 @@ def _print_game(g: GameResult, out: Any) -> None:
     for h in g.hands:
         kinds = "+".join(h.finish_kinds)
         label = h.result + (f" by {h.finisher}" if h.finisher is not None else "") + (f" ({kinds})" if kinds else "")
-        print(f"  hand {h.hand:<3} {'':4}  {_fmt_scores(h.scores)}   {label}", file=out)
+        print(f"  {'hand ' + str(h.hand):14}{_fmt_scores(h.scores)}   {label}", file=out)
         for p in h.penalties:
             print(f"      penalty seat {p.seat}: {p.points:+d} [{p.rule}] line {p.line}", file=out)
         if h.error:
