@@ -32,7 +32,11 @@ def _print_game(g: GameResult, out: Any) -> None:
     print(f"  {'':14}" + " ".join(f"{p[:SEAT_WIDTH]:>{SEAT_WIDTH}}" for p in g.players), file=out)
     for h in g.hands:
         kinds = "+".join(h.finish_kinds)
-        label = h.result + (f" by {h.finisher}" if h.finisher is not None else "") + (f" ({kinds})" if kinds else "")
+        who = ""
+        if h.finisher is not None:
+            name = g.players[h.finisher] if h.finisher < len(g.players) else ""
+            who = f" by {name} (seat {h.finisher})" if name else f" by seat {h.finisher}"
+        label = h.result + who + (f" ({kinds})" if kinds else "")
         print(f"  {'hand ' + str(h.hand):14}{_fmt_scores(h.scores)}   {label}", file=out)
         for p in h.penalties:
             print(f"      penalty seat {p.seat}: {p.points:+d} [{p.rule}] line {p.line}", file=out)
