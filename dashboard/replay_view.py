@@ -192,22 +192,18 @@ def suggestion_html(sol: Mapping[str, Any], state: HandState, seat: int, lang: s
         plan = _get(sol, "plan") or {}
         parts.append(f'<div><b>{esc(t("plan", lang, p=_get(plan, "penalty", default="?")))}</b></div>')
         melds_block(t("plan_melds", lang), _get(plan, "melds", default=[]))
-        lay = _get(plan, "layoffs", default=[]) or []
-        rows = []
-        for x in lay:
-            tiles = _get(x, "tiles", default=x if isinstance(x, list) else [])
-            meld = _get(x, "meld", default="?")
-            rows.append(f'<span class="ist-meld"><div class="own">→ #{esc(meld)}</div>'
-                        f'{notation_row([str(y) for y in tiles], okey, small=True)}</span>')
-        parts.append(f'<div><b>{esc(t("plan_layoffs", lang))}</b><br>{"".join(rows) or esc(t("none", lang))}</div>')
-        sw = _get(plan, "swaps", default=[]) or []
-        rows = []
-        for x in sw:
-            tiles = _get(x, "tiles", default=x if isinstance(x, list) else [])
-            meld = _get(x, "meld", default="?")
-            rows.append(f'<span class="ist-meld"><div class="own">⇄ #{esc(meld)}</div>'
-                        f'{notation_row([str(y) for y in tiles], okey, small=True)}</span>')
-        parts.append(f'<div><b>{esc(t("plan_swaps", lang))}</b><br>{"".join(rows) or esc(t("none", lang))}</div>')
+        def onto_melds(key: str, title: str, arrow: str) -> None:
+            """The plan's lay-offs or swaps: tiles drawn under the table meld they go to."""
+            rows = []
+            for x in _get(plan, key, default=[]) or []:
+                tiles = _get(x, "tiles", default=x if isinstance(x, list) else [])
+                meld = _get(x, "meld", default="?")
+                rows.append(f'<span class="ist-meld"><div class="own">{arrow} #{esc(meld)}</div>'
+                            f'{notation_row([str(y) for y in tiles], okey, small=True)}</span>')
+            parts.append(f'<div><b>{esc(t(title, lang))}</b><br>{"".join(rows) or esc(t("none", lang))}</div>')
+
+        onto_melds("layoffs", "plan_layoffs", "→")
+        onto_melds("swaps", "plan_swaps", "⇄")
         left_block(_get(plan, "left", default=[]))
         fin = _get(plan, "finishes")
         if fin:
