@@ -20,9 +20,9 @@ an opened player's turn (penalty saved) and "can everything be placed" (tile cou
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from itertools import product
-from typing import Iterable
 
 NEG = -(1 << 62)
 Weights = tuple[int, int, int, int]  # ar, br, aw, bw
@@ -444,8 +444,40 @@ def _usable_weight(counts: list[int], W: int, p: Problem, slots_faces: set[int],
     return tot
 
 
+try:  # the compiled search (analysis/_kernel.c); ISTAKA_PURE=1 keeps to this module's
+    if os.environ.get("ISTAKA_PURE"):
+        raise ImportError("ISTAKA_PURE is set")
+    from . import _kernel
+except ImportError:
+    _kernel = None
+
+
 def search(p: Problem) -> Solution | None:
     """The best placement of ``p`` (None when the required face cannot be placed)."""
+    if (_kernel is not None and not p.run_slots and not p.group_slots and p.wilds <= 4
+            and max(p.counts) <= 3):
+        return _kernel_search(p)
+    return search_py(p)
+
+
+def _kernel_search(p: Problem) -> Solution | None:
+    """The same search, compiled: problems without table slots (no lay-offs)."""
+    req = -1 if p.required is None else p.required
+    out = _kernel.search(bytes(p.counts), p.wilds, *p.weights, p.runs, p.pairs, req)
+    if out is None:
+        return None
+    score, runs, groups, pairs = out
+    sol = Solution(score, runs, [], pairs)
+    for n, g, k in groups:
+        _groups(sol, n, g, k)
+        sol.used += sum(g) + k
+        sol.wilds_used += k
+    _count_used(sol)
+    return sol
+
+
+def search_py(p: Problem) -> Solution | None:
+    """The best placement of ``p`` in pure Python (table slots included)."""
     counts = list(p.counts)
     W = p.wilds
     wt = p.weights
@@ -583,7 +615,7 @@ def _build(p: Problem, score: int, path: list[Option]) -> Solution:
                 sol.run_layoffs.append((rs, j, flags))
         else:
             g, kn, lays = detail
-            _groups(sol, removal, g, kn)
+            _groups(sol, next(f % 13 for f, _ in removal) if any(g) else -1, g, kn)
             by: dict[GroupSlot, list] = {}
             for (gs, c), ch in lays:
                 if ch:
@@ -606,21 +638,26 @@ def _build(p: Problem, score: int, path: list[Option]) -> Solution:
         colour_plan(counts[c * 13:c * 13 + 13], W, alloc[c], p.weights, r, p.runs, p.pairs, c, sol)
     if alloc[4] >= 2:
         sol.pairs.append((-1, 2))
+    _count_used(sol)
+    return sol
+
+
+def _count_used(sol: Solution) -> None:
+    """Add the tiles and okeys of the solution's runs and pairs to ``used`` and ``wilds_used``."""
     for (_, a, b, wl) in sol.runs:
         sol.used += b - a + 1
         sol.wilds_used += len(wl)
     for _, w in sol.pairs:
         sol.used += 2
         sol.wilds_used += w
-    return sol
 
 
-def _groups(sol: Solution, removal: Iterable[tuple[int, int]], g: tuple[int, ...], k: int) -> None:
-    """Deal g[c] tiles of each colour and k okeys into groups of 3-4 distinct colours (M2)."""
+def _groups(sol: Solution, n: int, g: tuple[int, ...], k: int) -> None:
+    """Deal g[c] tiles of each colour and k okeys at number n (-1: okeys only) into groups of 3-4
+    distinct colours (M2)."""
     T = sum(g) + k
     if not T:
         return
-    n = next(f % 13 for f, _ in removal) if any(g) else None
     m = max(max(g), (T + 3) // 4)
     groups: list[list[int]] = [[] for _ in range(m)]
     i = 0
@@ -633,5 +670,5 @@ def _groups(sol: Solution, removal: Iterable[tuple[int, int]], g: tuple[int, ...
         j = min(range(m), key=lambda x: len(groups[x]) + wl[x])
         wl[j] += 1
     for grp, w in zip(groups, wl):
-        sol.groups.append((n if n is not None else -1, tuple(grp), w))
+        sol.groups.append((n, tuple(grp), w))
 

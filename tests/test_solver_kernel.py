@@ -1,0 +1,126 @@
+"""The compiled search (analysis/_kernel.c) against the pure-Python one it replaces (issue 3).
+
+Both must give the same best score on every problem without table slots, and the kernel's plan
+must be a real placement: runs (M3), groups (M2) and pairs (M4) made of the problem's tiles and
+okeys (T4), the required face placed (P2), and a weight equal to the score.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from analysis import solver_core as C
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_kernel_is_built_and_up_to_date() -> None:
+    assert C._kernel is not None, "analysis/_kernel.c is not built: run pip install -e ."
+    so = Path(C._kernel.__file__)
+    src = ROOT / "analysis" / "_kernel.c"
+    assert so.stat().st_mtime >= src.stat().st_mtime, f"{so.name} is older than {src.name}: rebuild"
+
+
+def _problem(rng: random.Random) -> C.Problem:
+    counts = [0] * 52
+    if rng.random() < 0.4:  # a deal-like rack
+        colours = list(range(4))
+        n = rng.randint(3, 22)
+    else:  # dense: one to three colours
+        colours = rng.sample(range(4), rng.randint(1, 3))
+        n = rng.randint(6, 24)
+    for _ in range(n):
+        f = rng.choice(colours) * 13 + rng.randrange(13)
+        counts[f] = min(2, counts[f] + 1)
+    wilds = rng.choice([0, 0, 1, 2])
+    weights = rng.choice([(65600, 1, 65536, 14 * 64 + 1), (1, 0, 1, 0), (3, 1, 2, 5), (0, 1, 0, 1), (1, 8, 1, 30)])
+    faces = [f for f in range(52) if counts[f]]
+    req = rng.choice(faces) if faces and rng.random() < 0.3 else None
+    return C.Problem(counts, wilds, weights, rng.random() < 0.85, rng.random() < 0.3, req)
+
+
+def _weight(p: C.Problem, n: int, wild: bool) -> int:
+    ar, br, aw, bw = p.weights
+    return aw * (n + 1) + bw if wild else ar * (n + 1) + br
+
+
+def _check(p: C.Problem, sol: C.Solution) -> None:
+    """The plan uses only the problem's tiles, forms legal melds and weighs its score."""
+    left = list(p.counts)
+    wilds = 0
+    weight = 0
+    placed: set[int] = set()
+
+    def real(f: int) -> None:
+        nonlocal weight
+        left[f] -= 1
+        assert left[f] >= 0, f"face {f} used more often than held"
+        placed.add(f)
+        weight += _weight(p, f % 13, False)
+
+    def wild(n: int) -> None:
+        nonlocal wilds, weight
+        wilds += 1
+        weight += _weight(p, n, True)
+
+    for c, a, b, wl in sol.runs:
+        assert p.runs and b - a >= 2 and 0 <= a and b <= 12, "M3: runs of 3+ within 1-13"
+        assert set(wl) <= set(range(a, b + 1))
+        for n in range(a, b + 1):
+            wild(n) if n in wl else real(c * 13 + n)
+    for n, cols, k in sol.groups:
+        assert p.runs and 3 <= len(cols) + k <= 4 and len(set(cols)) == len(cols), "M2"
+        for c in cols:
+            real(c * 13 + n)
+        for _ in range(k):
+            wild(n)
+    for f, w in sol.pairs:
+        assert p.pairs, "M4: no pairs here"
+        if f < 0:
+            wild(12), wild(12)
+            continue
+        assert w in (0, 1), "a pair holds a real tile"
+        real(f)
+        wild(f % 13) if w else real(f)
+    assert wilds <= p.wilds, "T4: more okeys than held"
+    assert p.required is None or p.required in placed, "P2: the required face is placed"
+    assert weight == sol.score
+    assert sol.wilds_used == wilds and sol.used == sum(p.counts) - sum(left) + wilds
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_matches_the_python_search(seed: int) -> None:
+    assert C._kernel is not None
+    rng = random.Random(seed)
+    for _ in range(400):
+        p = _problem(rng)
+        want = C.search_py(p)
+        got = C._kernel_search(p)
+        assert (want is None) == (got is None), (p, want, got)
+        if got is None:
+            continue
+        assert got.score == want.score, (p, want, got)
+        _check(p, got)
+        _check(p, want)
+
+
+def test_kernel_refuses_what_it_cannot_hold() -> None:
+    assert C._kernel is not None
+    with pytest.raises(ValueError):
+        C._kernel.search(bytes(51), 0, 1, 0, 1, 0, True, False, -1)
+    with pytest.raises(ValueError):
+        C._kernel.search(bytes(52), 5, 1, 0, 1, 0, True, False, -1)
+
+
+def test_search_dispatches_slot_problems_to_python() -> None:
+    """Lay-off slots stay with the Python search; ISTAKA_PURE=1 turns the kernel off."""
+    slot = C.RunSlot(0, 0, (3, 4))
+    p = C.Problem([0] * 52, 1, (1, 0, 1, 0), run_slots=(slot,))
+    p.counts[3] = 1
+    sol = C.search(p)
+    assert sol is not None and sol.score == 4 + 5 and sol.run_layoffs  # R4 and an okey as R5
+    assert os.environ.get("ISTAKA_PURE") or C._kernel is not None
