@@ -204,11 +204,9 @@ def _turn_events(v: View, plan: Any) -> list[Event]:
     for x in plan.swaps:
         m, ts = _target_and_tiles(x)
         out.append(_ev("swap", v.seat, meld=m, tiles=ts))
-    op = v.state.opened[v.seat]
-    pairs_ok = op is not None and (op.kind == "pairs" or (v.state.anyone_opened_pairs() and not v.state.opened_this_turn))
-    if plan.melds and not v.opened_pairs:  # O4
+    if plan.melds:  # best_turn keeps O3, O4, O5 and L5
         out.append(_ev("meld", v.seat, melds=[_group_text(m) for m in plan.melds]))
-    if plan.pairs and pairs_ok:  # O3: never pairs in a points opening's turn; O5, L5
+    if plan.pairs:
         out.append(_ev("meld", v.seat, pairs=[_group_text(p) for p in plan.pairs]))
     out += _layoff_events(v.seat, plan.layoffs)
     return out

@@ -63,7 +63,9 @@ def _turn_problem(state: "HandState", seat: int, weights: C.Weights, swapped: tu
     lay_ok = not (state.opened_this_turn and not rules.layoff_opening_turn)  # L6
     runs, groups = _slots(state.table, rules, state.end_counts) if lay_ok else ((), ())
     groups = tuple(g for g in groups if g.meld not in full_groups)
-    pairs_ok = op is not None and (op.kind == "pairs" or state.anyone_opened_pairs())  # O4, O5, L5
+    # O4, O5, L5; O3: a points opener's opening turn has melds only, never pairs
+    pairs_ok = op is not None and (op.kind == "pairs" or (state.anyone_opened_pairs()
+                                                         and not state.opened_this_turn))
     runs_ok = op is not None and op.kind == "points"
     p = C.Problem(counts, wilds, weights, runs_ok, pairs_ok, None, runs, groups)
     return p, n_tiles, given_w, (swaps, rack)

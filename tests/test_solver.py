@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from functools import lru_cache
 
 import pytest
@@ -156,6 +157,18 @@ def test_points_opener_places_pairs_only_after_a_pairs_opening_O5_L5() -> None:
     assert best_turn(st, 0).pairs == []
     st2 = _opened_state("Y9 Y9 R2", (), others=(Opening("pairs", 5), None, None))
     assert len(best_turn(st2, 0).pairs) == 1
+
+
+def test_points_opening_turn_places_no_pairs_O3() -> None:
+    """Pairs and melds never mix in one opening, even after somebody opened with pairs."""
+    others = (Opening("pairs", 5), None, None)
+    st = _opened_state("Y9 Y9 B1 B2 B3 R2", (), others=others)
+    assert len(best_turn(st, 0).pairs) == 1  # a later turn: pairs are allowed (O5, L5)
+    this_turn = replace(st, opened_this_turn=True)
+    plan = best_turn(this_turn, 0)
+    assert plan.pairs == [] and len(plan.melds) == 1
+    pairs_opener = replace(_opened_state("Y9 Y9 K4 K4 R2", (), kind="pairs"), opened_this_turn=True)
+    assert len(best_turn(pairs_opener, 0).pairs) == 2  # a pairs opening may add pairs (O1, O3)
 
 
 def test_finish_kinds_with_okey_last_E6() -> None:
