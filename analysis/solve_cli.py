@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from typing import Any, Callable, Mapping
 
 from .engine import HandState, Opening, TableMeld
@@ -93,6 +94,9 @@ def state_from_position(pos: Mapping[str, Any]) -> HandState:
         if o:
             opened[s] = Opening(str(o.get("kind", "points")), int(o.get("value", 0)))
     take = _tile(pos["take"], "take") if pos.get("take") else None
+    for t, n in Counter(rack + ([take] if take is not None else [])).items():
+        if n > 2:
+            raise PositionError(f"rack: {t} appears {n} times (with take), the set has two of each tile [T1]")
     racks = (tuple(rack), tuple(_tiles(pos.get("next_rack") or [], "next_rack")), (), ())
     discards = ((), (), (), (take,) if take is not None else ())
     ends = tuple(((int(m), str(e)), int(k)) for m, e, k in (pos.get("end_counts") or []))
@@ -149,19 +153,24 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError(f"cannot read {args.batch}: {e.strerror or e}") from None
         bad = 0
+        name = "<stdin>" if args.batch == "-" else args.batch
         with fh:
-            for line in fh:
+            for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 pos: Any = None
                 try:
-                    pos = json.loads(line)
+                    try:
+                        pos = json.loads(line)
+                    except ValueError as e:
+                        raise ValueError(f"not JSON: {e}") from None
                     res = solve_position(pos)
                 except (ValueError, TypeError, KeyError) as e:
                     bad += 1
-                    res = {"error": str(e)}
+                    res = {"error": str(e), "line": lineno}
                     if isinstance(pos, Mapping) and "id" in pos:
                         res = {"id": pos["id"], **res}
+                    print(f"{name}:{lineno}: {e}", file=sys.stderr)
                 sys.stdout.write(json.dumps(res, ensure_ascii=False) + "\n")
         return 1 if bad else 0
     if args.position:

@@ -304,6 +304,17 @@ def test_cli_batch_echoes_ids_in_order_and_reports_bad_lines(tmp_path) -> None:
     assert "error" in out[1] and r.returncode == 1
     assert out[2]["points"]["threshold"] == 51 and out[2]["pairs"]["threshold"] == 4
     assert out[3]["points"]["value"] == 33 and out[3]["take"] == "R3"
+    assert out[1]["line"] == 2 and f"{p}:2: a position needs 'indicator'" in r.stderr
+
+
+def test_cli_batch_refuses_a_third_copy_T1(tmp_path) -> None:
+    p = tmp_path / "b.jsonl"
+    p.write_text('{"id": 1, "rack": "R1 R1 R2 R3", "indicator": "K3", "take": "R1"}\nnot json\n')
+    r = subprocess.run([sys.executable, "-m", "analysis.cli", "solve", "--batch", str(p)],
+                       capture_output=True, text=True)
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert "R1 appears 3 times" in out[0]["error"] and "[T1]" in out[0]["error"]
+    assert out[1]["line"] == 2 and out[1]["error"].startswith("not JSON") and r.returncode == 1
 
 
 def test_cli_rack_json_has_points_and_pairs() -> None:
