@@ -65,15 +65,29 @@ static inline void sdecode(int key, int *n1, int *n2, int *n3, int *u, int *sat)
 /* Best weight per exact okey count (best[0..W], NEG where impossible) of the runs and pairs of one
  * colour; ``req`` is the 0-based number that must hold a placed real tile, or -1. With ``trace``
  * the per-number parents are kept in ``par`` and ``ends[u]`` is the final state of best[u]. */
+/* The numbers a colour's runs can reach: its tiles, and W beyond either end for okeys (lo > hi
+ * when the colour has no tile). */
+static void span(const uint8_t *cnt, int W, int *lo, int *hi)
+{
+    int a = 0, b = 12;
+    while (a < 13 && !cnt[a])
+        a++;
+    while (b >= 0 && !cnt[b])
+        b--;
+    *lo = a > 12 ? 13 : (a - W < 0 ? 0 : a - W);
+    *hi = b < 0 ? 12 : (b + W > 12 ? 12 : b + W);
+}
+
 static void colour_dp(const Ctx *cx, const uint8_t *cnt, int W, int req, int64_t *best, int *ends,
                       int trace)
 {
-    int cur = 0;
+    int cur = 0, lo, hi;
     int k0 = skey(0, 0, 0, 0, req < 0);
     dpv[cur][k0] = 0;
     act[cur][0] = k0;
     nact[cur] = 1;
-    for (int i = 0; i < 13; i++) {
+    span(cnt, W, &lo, &hi);
+    for (int i = lo; i <= hi; i++) {
         int c = cnt[i], n = i + 1, nxt = cur ^ 1;
         int64_t rw = cx->ar * n + cx->br, ww = cx->aw * n + cx->bw;
         nact[nxt] = 0;
@@ -225,21 +239,33 @@ static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, 
     }
 }
 
-/* ---- group options per number ---------------------------------------------------------------- */
+/* ---- slots: what may be placed at one number (groups, group lay-offs) or one run end ------------ */
+
+#define MAXREM 13  /* faces one option takes tiles of */
+#define MAXLAY 4   /* table groups' missing colours at one number */
+#define MAXSLOT 64 /* run ends */
+#define POOL (1 << 17)
 
 typedef struct {
-    uint8_t g[4], k;
+    uint8_t k, nrem;
+    uint8_t face[MAXREM], cnt[MAXREM];
+    uint8_t g[4], knew; /* number slot: new group tiles per colour, okeys in new groups */
+    uint8_t lay[MAXLAY]; /* number slot, per lay pair: 0 nothing, 1 a real tile, 2 an okey */
+    uint8_t j;           /* run slot: tiles laid off */
+    uint16_t flags;      /* run slot: bit i set when the i-th tile laid off is an okey */
     int64_t score;
 } Opt;
 
-#define MAXOPT ((MAXC + 1) * (MAXC + 1) * (MAXC + 1) * (MAXC + 1) * NU)
-
 typedef struct {
-    int n, nopt;
-    Opt opt[MAXOPT];
+    int n;  /* number slot: its number; run slot: -1 */
+    int rs; /* run slot: its index in the caller's list */
+    int nlay, lay_gs[MAXLAY], lay_c[MAXLAY]; /* number slot: (table group, missing colour) pairs */
+    int nopt;
+    Opt *opt;
 } Slot;
 
-static Slot slots[13];
+static Opt pool[POOL];
+static int pool_used;
 
 /* Can T tiles with at most gmax of one colour form groups of 3-4 distinct colours (M2)? */
 static inline int group_ok(int T, int gmax)
@@ -254,43 +280,142 @@ static int opt_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Options at number n: groups of cc[] reals and okeys, collapsed over colours whose tiles have no
- * other use (``contested`` false), best first. */
-static void number_options(const Ctx *cx, Slot *s, int n, const uint8_t *cc, int W, const int *contested)
+/* Options at number n: new groups of cc[] reals and okeys (when ``new_groups``) and lay-offs onto
+ * the table groups missing a colour there, collapsed over colours whose tiles have no other use
+ * (``contested`` false), best first. -1 when the pool is full. */
+static int number_options(const Ctx *cx, Slot *s, int n, const uint8_t *cc, int W, const int *contested,
+                          int new_groups)
 {
     static int where[(MAXC + 2) * (MAXC + 2) * (MAXC + 2) * (MAXC + 2) * NU];
+    static int touched[(MAXC + 2) * (MAXC + 2) * (MAXC + 2) * (MAXC + 2) * NU], ntouched;
+    static int ready;
+    if (!ready) {
+        memset(where, -1, sizeof where);
+        ready = 1;
+    }
+    for (int i = 0; i < ntouched; i++)
+        where[touched[i]] = -1;
+    ntouched = 0;
     int64_t rw = cx->ar * (n + 1) + cx->br, ww = cx->aw * (n + 1) + cx->bw;
+    int gm[4], kmax = new_groups ? W : 0, ncomb = 1;
+    for (int c = 0; c < 4; c++)
+        gm[c] = new_groups ? cc[c] : 0;
+    for (int l = 0; l < s->nlay; l++)
+        ncomb *= 3;
     s->n = n;
+    s->rs = -1;
     s->nopt = 0;
-    memset(where, -1, sizeof where);
-    for (int g0 = 0; g0 <= cc[0]; g0++)
-        for (int g1 = 0; g1 <= cc[1]; g1++)
-            for (int g2 = 0; g2 <= cc[2]; g2++)
-                for (int g3 = 0; g3 <= cc[3]; g3++)
-                    for (int k = 0; k <= W; k++) {
+    s->opt = &pool[pool_used];
+    for (int g0 = 0; g0 <= gm[0]; g0++)
+        for (int g1 = 0; g1 <= gm[1]; g1++)
+            for (int g2 = 0; g2 <= gm[2]; g2++)
+                for (int g3 = 0; g3 <= gm[3]; g3++)
+                    for (int k = 0; k <= kmax; k++) {
                         int g[4] = {g0, g1, g2, g3};
-                        int sg = g0 + g1 + g2 + g3, gmax = 0, T = sg + k;
+                        int sg = g0 + g1 + g2 + g3, gmax = 0;
                         for (int c = 0; c < 4; c++)
                             if (g[c] > gmax)
                                 gmax = g[c];
-                        if (T && !group_ok(T, gmax))
+                        if (sg + k && !group_ok(sg + k, gmax))
                             continue;
-                        int64_t score = sg * rw + k * ww;
-                        int idx = k;
-                        for (int c = 0; c < 4; c++)
-                            idx = idx * (MAXC + 2) + (contested[c] ? g[c] + 1 : 0);
-                        int at = where[idx];
-                        if (at < 0) {
-                            at = where[idx] = s->nopt++;
-                        } else if (s->opt[at].score >= score) {
-                            continue;
+                        for (int comb = 0; comb < ncomb; comb++) {
+                            int use[4] = {g0, g1, g2, g3}, kk = k, x = comb, ok = 1;
+                            uint8_t ch[MAXLAY];
+                            for (int l = 0; l < s->nlay; l++, x /= 3) {
+                                ch[l] = x % 3;
+                                if (ch[l] == 1)
+                                    use[s->lay_c[l]]++;
+                                else if (ch[l] == 2)
+                                    kk++;
+                            }
+                            for (int c = 0; c < 4; c++)
+                                if (use[c] > cc[c])
+                                    ok = 0;
+                            if (!ok || kk > W)
+                                continue;
+                            int64_t score = (use[0] + use[1] + use[2] + use[3]) * rw + kk * ww;
+                            int idx = kk;
+                            for (int c = 0; c < 4; c++)
+                                idx = idx * (MAXC + 2) + (contested[c] ? use[c] + 1 : 0);
+                            int at = where[idx];
+                            if (at < 0) {
+                                if (pool_used >= POOL)
+                                    return -1;
+                                at = where[idx] = s->nopt++;
+                                touched[ntouched++] = idx;
+                                pool_used++;
+                            } else if (s->opt[at].score >= score) {
+                                continue;
+                            }
+                            Opt *o = &s->opt[at];
+                            memset(o, 0, sizeof *o);
+                            o->k = kk;
+                            o->score = score;
+                            for (int c = 0; c < 4; c++) {
+                                o->g[c] = g[c];
+                                if (use[c]) {
+                                    o->face[o->nrem] = c * 13 + n;
+                                    o->cnt[o->nrem++] = use[c];
+                                }
+                            }
+                            o->knew = k;
+                            memcpy(o->lay, ch, s->nlay);
                         }
-                        Opt *o = &s->opt[at];
-                        memcpy(o->g, (uint8_t[4]){g0, g1, g2, g3}, 4);
-                        o->k = k;
-                        o->score = score;
                     }
     qsort(s->opt, s->nopt, sizeof(Opt), opt_cmp);
+    return 0;
+}
+
+/* Every way to lay off onto a run end: j tiles outward (L2, L3 through the slot's length), each a
+ * real tile of ``colour`` or an okey. -1 when the pool is full. */
+static int run_gen(const Ctx *cx, Slot *s, int colour, const uint8_t *nums, int len, const uint8_t *counts,
+                   int W, int pos, int k, int64_t score, uint16_t flags)
+{
+    if (pos == len)
+        return 0;
+    int x = nums[pos];
+    for (int wild = 0; wild < 2; wild++) {
+        if (wild ? k >= W : counts[colour * 13 + x] == 0)
+            continue;
+        if (pool_used >= POOL)
+            return -1;
+        Opt *o = &s->opt[s->nopt++];
+        pool_used++;
+        memset(o, 0, sizeof *o);
+        uint16_t fl = flags | (uint16_t)(wild << pos);
+        int64_t sc = score + (wild ? cx->aw * (x + 1) + cx->bw : cx->ar * (x + 1) + cx->br);
+        o->k = k + wild;
+        o->j = pos + 1;
+        o->flags = fl;
+        o->score = sc;
+        for (int i = 0; i <= pos; i++)
+            if (!(fl >> i & 1)) {
+                o->face[o->nrem] = colour * 13 + nums[i];
+                o->cnt[o->nrem++] = 1;
+            }
+        if (run_gen(cx, s, colour, nums, len, counts, W, pos + 1, k + wild, sc, fl))
+            return -1;
+    }
+    return 0;
+}
+
+static int run_options(const Ctx *cx, Slot *s, int rs, int colour, const uint8_t *nums, int len,
+                       const uint8_t *counts, int W)
+{
+    s->n = -1;
+    s->rs = rs;
+    s->nlay = 0;
+    s->opt = &pool[pool_used];
+    s->nopt = 0;
+    if (pool_used >= POOL)
+        return -1;
+    memset(s->opt, 0, sizeof(Opt)); /* lay nothing */
+    s->nopt = 1;
+    pool_used++;
+    if (run_gen(cx, s, colour, nums, len, counts, W, 0, 0, 0, 0))
+        return -1;
+    qsort(s->opt, s->nopt, sizeof(Opt), opt_cmp);
+    return 0;
 }
 
 /* Per colour, per number: could a real tile there join a run (some 3-window through it needs at
@@ -313,57 +438,98 @@ static void runnable(const uint8_t *cnt, int W, int *out)
 /* ---- the search ---------------------------------------------------------------------------- */
 
 typedef struct {
-    const Ctx *cx;
+    Ctx cx;
     uint8_t counts[52];
     int W, req, nslots;
-    int64_t rws[13], ww_max;
-    int64_t bound[14][NU];
+    Slot *slots;
+    int64_t ww_max;
+    int64_t bound[MAXSLOT + 1][NU];
     int64_t best_score;
-    int path[13], best_path[13];
+    int path[MAXSLOT], best_path[MAXSLOT];
 } Search;
+
+static inline int64_t real_weight(const Ctx *cx, int face)
+{
+    return cx->ar * (face % 13 + 1) + cx->br;
+}
 
 static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_done)
 {
     int wrem = S->W - wused;
     if (i == S->nslots) {
         int64_t vec[NU];
-        leaf_vec(S->cx, S->counts, wrem, req_done ? -1 : S->req, vec);
-        if (vec[wrem] == NEG)
-            return;
-        if (score + vec[wrem] > S->best_score) {
+        leaf_vec(&S->cx, S->counts, wrem, req_done ? -1 : S->req, vec);
+        if (vec[wrem] != NEG && score + vec[wrem] > S->best_score) {
             S->best_score = score + vec[wrem];
-            memcpy(S->best_path, S->path, sizeof S->path);
+            memcpy(S->best_path, S->path, sizeof(int) * S->nslots);
         }
         return;
     }
     int64_t b1 = S->bound[i][wrem], b2 = tw + wrem * S->ww_max;
     if (score + (b1 < b2 ? b1 : b2) <= S->best_score)
         return;
-    Slot *s = &slots[i];
-    int n = s->n;
+    Slot *s = &S->slots[i];
     for (int j = 0; j < s->nopt; j++) {
         Opt *o = &s->opt[j];
         if (o->k > wrem)
             continue;
         int ok = 1;
-        for (int c = 0; c < 4; c++)
-            if (S->counts[c * 13 + n] < o->g[c])
+        for (int q = 0; q < o->nrem; q++)
+            if (S->counts[o->face[q]] < o->cnt[q])
                 ok = 0;
         if (!ok)
             continue;
         int64_t dtw = 0;
         int rd = req_done;
-        for (int c = 0; c < 4; c++) {
-            S->counts[c * 13 + n] -= o->g[c];
-            dtw += o->g[c] * S->rws[n];
-            if (o->g[c] && c * 13 + n == S->req)
-                rd = 1;
+        for (int q = 0; q < o->nrem; q++) {
+            S->counts[o->face[q]] -= o->cnt[q];
+            dtw += o->cnt[q] * real_weight(&S->cx, o->face[q]);
+            rd |= o->face[q] == S->req;
         }
         S->path[i] = j;
         dfs(S, i + 1, wused + o->k, score + o->score, tw - dtw, rd);
-        for (int c = 0; c < 4; c++)
-            S->counts[c * 13 + n] += o->g[c];
+        for (int q = 0; q < o->nrem; q++)
+            S->counts[o->face[q]] += o->cnt[q];
     }
+}
+
+/* The bounds (runs of the untouched rack plus the most the slots i.. add with w okeys), then the
+ * branch and bound; ``tw`` is the weight of every real tile something could take. */
+static void run_search(Search *S, int64_t tw)
+{
+    const Ctx *cx = &S->cx;
+    int W = S->W, nslots = S->nslots;
+    S->best_score = NEG;
+    S->ww_max = cx->aw * 13 + cx->bw > cx->aw + cx->bw ? cx->aw * 13 + cx->bw : cx->aw + cx->bw;
+    if (!nslots) {
+        int64_t vec[NU];
+        leaf_vec(cx, S->counts, W, S->req, vec);
+        S->best_score = vec[W];
+        return;
+    }
+    int64_t root[NU], rest[MAXSLOT + 1][NU];
+    leaf_vec(cx, S->counts, W, -1, root);
+    for (int w = 0; w <= W; w++)
+        rest[nslots][w] = 0;
+    for (int i = nslots - 1; i >= 0; i--) {
+        for (int w = 0; w <= W; w++)
+            rest[i][w] = 0;
+        for (int j = 0; j < S->slots[i].nopt; j++) {
+            Opt *o = &S->slots[i].opt[j];
+            for (int w = o->k; w <= W; w++)
+                if (o->score + rest[i + 1][w - o->k] > rest[i][w])
+                    rest[i][w] = o->score + rest[i + 1][w - o->k];
+        }
+    }
+    for (int i = 0; i <= nslots; i++)
+        for (int w = 0; w <= W; w++) {
+            int64_t b = NEG;
+            for (int x = 0; x <= w; x++)
+                if (root[w - x] + rest[i][x] > b)
+                    b = root[w - x] + rest[i][x];
+            S->bound[i][w] = b;
+        }
+    dfs(S, 0, 0, 0, tw, S->req < 0);
 }
 
 /* Split W okeys between the vectors so that their values sum to ``need``. */
@@ -381,6 +547,23 @@ static int split(int64_t vecs[][NU], int nv, int i, int left, int64_t need, int 
     return 0;
 }
 
+static int append(PyObject *list, PyObject *item)
+{
+    if (!item)
+        return -1;
+    int rc = PyList_Append(list, item);
+    Py_DECREF(item);
+    return rc;
+}
+
+static PyObject *okey_tuple(const int *nums, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    for (int q = 0; t && q < n; q++)
+        PyTuple_SET_ITEM(t, q, PyLong_FromLong(nums[q]));
+    return t;
+}
+
 /* Append the runs and pairs of colour c's best plan with at most u okeys. */
 static int colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req, int c,
                        PyObject *runs, PyObject *pairs)
@@ -396,25 +579,22 @@ static int colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req,
     if (key < 0)
         return 0;
     Par ch[13];
-    for (int i = 12; i >= 0; i--) {
+    int lo, hi;
+    span(cnt, W, &lo, &hi);
+    for (int i = hi; i >= lo; i--) {
         ch[i] = par[i][key];
         key = ch[i].parent;
     }
     int start[16], nok[16], okn[16][13], nopen = 0;
-    for (int i = 0; i < 13; i++) {
+    for (int i = lo; i <= hi; i++) {
         int f = ch[i].f, p = ch[i].p, r = ch[i].r, k = ch[i].k;
         int reals_for_runs = f < r - p ? f : r - p;
         int pair_wild = k - (f - reals_for_runs);
         if (f < nopen) { /* close the earliest started (longest) runs */
             int e = nopen - f;
-            for (int j = 0; j < e; j++) {
-                PyObject *wl = PyTuple_New(nok[j]);
-                for (int q = 0; q < nok[j]; q++)
-                    PyTuple_SET_ITEM(wl, q, PyLong_FromLong(okn[j][q]));
-                PyObject *t = Py_BuildValue("(iiiN)", c, start[j], i - 1, wl);
-                PyList_Append(runs, t);
-                Py_DECREF(t);
-            }
+            for (int j = 0; j < e; j++)
+                if (append(runs, Py_BuildValue("(iiiN)", c, start[j], i - 1, okey_tuple(okn[j], nok[j]))))
+                    return -1;
             for (int j = e; j < nopen; j++) {
                 start[j - e] = start[j];
                 nok[j - e] = nok[j];
@@ -429,55 +609,186 @@ static int colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req,
         }
         for (int j = reals_for_runs; j < nopen; j++)
             okn[j][nok[j]++] = i;
-        for (int q = 0; q < p; q++) {
-            PyObject *t = Py_BuildValue("(ii)", c * 13 + i, q < pair_wild ? 1 : 0);
-            PyList_Append(pairs, t);
-            Py_DECREF(t);
-        }
+        for (int q = 0; q < p; q++)
+            if (append(pairs, Py_BuildValue("(ii)", c * 13 + i, q < pair_wild ? 1 : 0)))
+                return -1;
     }
-    for (int j = 0; j < nopen; j++) {
-        PyObject *wl = PyTuple_New(nok[j]);
-        for (int q = 0; q < nok[j]; q++)
-            PyTuple_SET_ITEM(wl, q, PyLong_FromLong(okn[j][q]));
-        PyObject *t = Py_BuildValue("(iiiN)", c, start[j], 12, wl);
-        PyList_Append(runs, t);
-        Py_DECREF(t);
-    }
-    return 1;
+    for (int j = 0; j < nopen; j++)
+        if (append(runs, Py_BuildValue("(iiiN)", c, start[j], hi, okey_tuple(okn[j], nok[j]))))
+            return -1;
+    return 0;
 }
 
+/* The answer of the best path: (score, chosen options, runs, pairs). A chosen option is
+ * (0, number, (new group tiles per colour), okeys in new groups, ((table group, colour, okey?), ...))
+ * for a number slot and (1, run slot, tiles laid off, (okey? per tile)) for a run slot. */
+static PyObject *plan(Search *S)
+{
+    if (S->best_score <= NEG / 2)
+        Py_RETURN_NONE;
+    const Ctx *cx = &S->cx;
+    PyObject *path = PyList_New(0), *runs = PyList_New(0), *pairs = PyList_New(0), *out = NULL;
+    if (!path || !runs || !pairs)
+        goto done;
+    int64_t need = S->best_score;
+    int Wl = S->W, req = S->req, req_done = S->req < 0;
+    for (int i = 0; i < S->nslots; i++) {
+        Slot *s = &S->slots[i];
+        Opt *o = &s->opt[S->best_path[i]];
+        need -= o->score;
+        Wl -= o->k;
+        for (int q = 0; q < o->nrem; q++) {
+            S->counts[o->face[q]] -= o->cnt[q];
+            req_done |= o->face[q] == req;
+        }
+        PyObject *item;
+        if (!o->nrem && !o->k)
+            continue; /* nothing placed here */
+        if (s->n >= 0) {
+            PyObject *lays = PyList_New(0);
+            for (int l = 0; lays && l < s->nlay; l++)
+                if (o->lay[l] && append(lays, Py_BuildValue("(iiO)", s->lay_gs[l], s->lay_c[l],
+                                                             o->lay[l] == 2 ? Py_True : Py_False))) {
+                    Py_CLEAR(lays);
+                }
+            if (!lays)
+                goto done;
+            item = Py_BuildValue("(ii(iiii)iN)", 0, s->n, o->g[0], o->g[1], o->g[2], o->g[3], o->knew, lays);
+        } else {
+            PyObject *fl = PyTuple_New(o->j);
+            for (int q = 0; fl && q < o->j; q++) {
+                PyObject *b = o->flags >> q & 1 ? Py_True : Py_False;
+                Py_INCREF(b);
+                PyTuple_SET_ITEM(fl, q, b);
+            }
+            if (!fl)
+                goto done;
+            item = Py_BuildValue("(iiiN)", 1, s->rs, o->j, fl);
+        }
+        if (append(path, item))
+            goto done;
+    }
+    int64_t vecs[5][NU];
+    int alloc[5] = {0};
+    for (int c = 0; c < 4; c++) {
+        int r = !req_done && req / 13 == c ? req % 13 : -1;
+        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, r), sizeof(int64_t) * (Wl + 1));
+    }
+    if (cx->pairs && Wl >= 2)
+        pair_vec(cx, vecs[4], Wl);
+    else
+        for (int u = 0; u <= Wl; u++)
+            vecs[4][u] = 0;
+    if (!split(vecs, 5, 0, Wl, need, alloc)) {
+        PyErr_SetString(PyExc_AssertionError, "kernel: okey split not found");
+        goto done;
+    }
+    for (int c = 0; c < 4; c++) {
+        int r = !req_done && req / 13 == c ? req % 13 : -1;
+        if (colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], r, c, runs, pairs))
+            goto done;
+    }
+    if (alloc[4] >= 2 && append(pairs, Py_BuildValue("(ii)", -1, 2)))
+        goto done;
+    out = Py_BuildValue("(LOOO)", (long long)S->best_score, path, runs, pairs);
+done:
+    Py_XDECREF(path);
+    Py_XDECREF(runs);
+    Py_XDECREF(pairs);
+    return out;
+}
+
+static const char BAD[] = "kernel: 52 counts of 0..3, 0..4 okeys, a face or -1";
+
+/* search(counts, wilds, ar, br, aw, bw, runs, pairs, required, run_slots, group_slots)
+ *   run_slots: [(colour, bytes of numbers outward from the run end)], group_slots: [(number,
+ *   bytes of missing colours)]. OverflowError when the problem is past the kernel's tables. */
 static PyObject *k_search(PyObject *self, PyObject *args)
 {
+    (void)self;
     Py_buffer buf;
     int W, runs_ok, pairs_ok, req;
     long long ar, br, aw, bw;
-    if (!PyArg_ParseTuple(args, "y*iLLLLppi", &buf, &W, &ar, &br, &aw, &bw, &runs_ok, &pairs_ok, &req))
+    PyObject *rsl, *gsl;
+    if (!PyArg_ParseTuple(args, "y*iLLLLppiO!O!", &buf, &W, &ar, &br, &aw, &bw, &runs_ok, &pairs_ok, &req,
+                          &PyList_Type, &rsl, &PyList_Type, &gsl))
         return NULL;
-    if (buf.len != 52 || W < 0 || W > MAXW || req < -1 || req >= 52) {
-        PyBuffer_Release(&buf);
-        PyErr_SetString(PyExc_ValueError, "kernel: 52 counts of 0..3, 0..4 okeys, a face or -1");
+    static Search S;
+    static Slot slots[13 + MAXSLOT];
+    int bad = buf.len != 52 || W < 0 || W > MAXW || req < -1 || req >= 52;
+    if (!bad) {
+        memcpy(S.counts, buf.buf, 52);
+        for (int f = 0; f < 52; f++)
+            bad |= S.counts[f] > MAXC;
+    }
+    PyBuffer_Release(&buf);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, BAD);
         return NULL;
     }
-    Ctx cx = {ar, br, aw, bw, runs_ok, pairs_ok};
-    Search S;
-    memcpy(S.counts, buf.buf, 52);
-    PyBuffer_Release(&buf);
-    for (int f = 0; f < 52; f++)
-        if (S.counts[f] > MAXC) {
-            PyErr_SetString(PyExc_ValueError, "kernel: 52 counts of 0..3, 0..4 okeys, a face or -1");
-            return NULL;
-        }
-    S.cx = &cx;
+    S.cx = (Ctx){ar, br, aw, bw, runs_ok, pairs_ok};
     S.W = W;
     S.req = req;
-    if (++gen == 0)
-        gen = 1, memset(memo, 0, sizeof memo);
+    if (++gen == 0) {
+        gen = 1;
+        memset(memo, 0, sizeof memo);
+    }
     memo_used = 0;
-    for (int n = 0; n < 13; n++)
-        S.rws[n] = ar * (n + 1) + br;
-    S.ww_max = aw * 13 + bw > aw + bw ? aw * 13 + bw : aw + bw;
+    pool_used = 0;
+    const Ctx *cx = &S.cx;
 
-    /* the slots: numbers where a group can form, high numbers first */
+    /* the caller's slots */
+    Py_ssize_t nrs = PyList_GET_SIZE(rsl), ngs = PyList_GET_SIZE(gsl);
+    if (nrs > MAXSLOT) {
+        PyErr_SetString(PyExc_OverflowError, "kernel: too many run ends");
+        return NULL;
+    }
+    int rs_colour[MAXSLOT], rs_len[MAXSLOT];
+    uint8_t rs_nums[MAXSLOT][12];
+    for (Py_ssize_t i = 0; i < nrs; i++) {
+        const char *nums;
+        Py_ssize_t len;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(rsl, i), "iy#", &rs_colour[i], &nums, &len))
+            return NULL;
+        if (rs_colour[i] < 0 || rs_colour[i] > 3 || len > 12) {
+            PyErr_SetString(PyExc_ValueError, "kernel: a run end is a colour and up to 12 numbers");
+            return NULL;
+        }
+        rs_len[i] = (int)len;
+        for (int q = 0; q < len; q++) {
+            rs_nums[i][q] = (uint8_t)nums[q];
+            if (rs_nums[i][q] > 12) {
+                PyErr_SetString(PyExc_ValueError, "kernel: a run end is a colour and up to 12 numbers");
+                return NULL;
+            }
+        }
+    }
+    int nlay[13] = {0}, lay_gs[13][MAXLAY], lay_c[13][MAXLAY];
+    for (Py_ssize_t i = 0; i < ngs; i++) {
+        const char *cols;
+        Py_ssize_t len;
+        int n;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(gsl, i), "iy#", &n, &cols, &len))
+            return NULL;
+        if (n < 0 || n > 12) {
+            PyErr_SetString(PyExc_ValueError, "kernel: a group slot's number is 0..12");
+            return NULL;
+        }
+        for (int q = 0; q < len; q++) {
+            if (nlay[n] >= MAXLAY) {
+                PyErr_SetString(PyExc_OverflowError, "kernel: too many table groups at one number");
+                return NULL;
+            }
+            if ((uint8_t)cols[q] > 3) {
+                PyErr_SetString(PyExc_ValueError, "kernel: a colour is 0..3");
+                return NULL;
+            }
+            lay_gs[n][nlay[n]] = (int)i;
+            lay_c[n][nlay[n]++] = (uint8_t)cols[q];
+        }
+    }
+
+    /* contested tiles: those a run, a run end or a pair could take */
     int contested[13][4], run_ok[4][13];
     for (int c = 0; c < 4; c++) {
         if (runs_ok)
@@ -490,111 +801,73 @@ static PyObject *k_search(PyObject *self, PyObject *args)
             int x = S.counts[c * 13 + n];
             contested[n][c] = run_ok[c][n] || (pairs_ok && (x >= 2 || (x && W)));
         }
-    int nslots = 0, slot_face[52] = {0};
-    for (int n = 12; n >= 0 && runs_ok; n--) {
+    for (int i = 0; i < nrs; i++)
+        for (int q = 0; q < rs_len[i]; q++)
+            contested[rs_nums[i][q]][rs_colour[i]] = 1;
+
+    /* the slots: numbers where a group can form or a table group takes a tile, high numbers first,
+     * then the run ends */
+    int nslots = 0;
+    for (int n = 12; n >= 0; n--) {
         uint8_t cc[4];
-        int present = 0;
+        int present = 0, lay_any = 0;
         for (int c = 0; c < 4; c++) {
             cc[c] = S.counts[c * 13 + n];
             present += cc[c] > 0;
         }
-        if (!present || present < 3 - W)
+        for (int l = 0; l < nlay[n]; l++)
+            lay_any |= cc[lay_c[n][l]] > 0;
+        int can_group = runs_ok && present && present >= 3 - W;
+        int can_lay = nlay[n] && (W > 0 || lay_any);
+        if (!can_group && !can_lay)
             continue;
         Slot *s = &slots[nslots];
-        number_options(&cx, s, n, cc, W, contested[n]);
-        if (s->nopt > 1 || s->opt[0].score) {
-            for (int c = 0; c < 4; c++)
-                if (cc[c])
-                    slot_face[c * 13 + n] = 1;
+        s->nlay = nlay[n];
+        memcpy(s->lay_gs, lay_gs[n], sizeof lay_gs[n]);
+        memcpy(s->lay_c, lay_c[n], sizeof lay_c[n]);
+        int mark = pool_used;
+        if (number_options(cx, s, n, cc, W, contested[n], can_group)) {
+            PyErr_SetString(PyExc_OverflowError, "kernel: too many options");
+            return NULL;
+        }
+        if (s->nopt > 1 || s->opt[0].score)
             nslots++;
-        }
+        else
+            pool_used = mark;
     }
+    for (int i = 0; i < nrs; i++) {
+        Slot *s = &slots[nslots];
+        int mark = pool_used;
+        if (run_options(cx, s, i, rs_colour[i], rs_nums[i], rs_len[i], S.counts, W)) {
+            PyErr_SetString(PyExc_OverflowError, "kernel: too many options");
+            return NULL;
+        }
+        if (s->nopt > 1)
+            nslots++;
+        else
+            pool_used = mark;
+    }
+    S.slots = slots;
     S.nslots = nslots;
-    S.best_score = NEG;
-    if (!nslots) {
-        int64_t vec[NU];
-        leaf_vec(&cx, S.counts, W, req, vec);
-        S.best_score = vec[W];
-    } else {
-        int64_t root[NU], rest[14][NU];
-        leaf_vec(&cx, S.counts, W, -1, root);
-        for (int w = 0; w <= W; w++)
-            rest[nslots][w] = 0;
-        for (int i = nslots - 1; i >= 0; i--) {
-            for (int w = 0; w <= W; w++)
-                rest[i][w] = 0;
-            for (int j = 0; j < slots[i].nopt; j++) {
-                Opt *o = &slots[i].opt[j];
-                for (int w = o->k; w <= W; w++)
-                    if (o->score + rest[i + 1][w - o->k] > rest[i][w])
-                        rest[i][w] = o->score + rest[i + 1][w - o->k];
-            }
-        }
-        for (int i = 0; i <= nslots; i++)
-            for (int w = 0; w <= W; w++) {
-                int64_t b = NEG;
-                for (int x = 0; x <= w; x++)
-                    if (root[w - x] != NEG && root[w - x] + rest[i][x] > b)
-                        b = root[w - x] + rest[i][x];
-                S.bound[i][w] = b;
-            }
-        int64_t tw = 0;
-        for (int f = 0; f < 52; f++) {
-            int x = S.counts[f];
-            if (x && (run_ok[f / 13][f % 13] || slot_face[f] || (pairs_ok && (x >= 2 || W))))
-                tw += x * S.rws[f % 13];
-        }
-        dfs(&S, 0, 0, 0, tw, req < 0);
-    }
-    if (S.best_score <= NEG / 2)
-        Py_RETURN_NONE;
-
-    /* rebuild the plan: the groups of the best path, then every colour's runs and pairs */
-    PyObject *runs = PyList_New(0), *groups = PyList_New(0), *pairs = PyList_New(0);
-    int64_t need = S.best_score;
-    int Wl = W, req_done = req < 0;
-    for (int i = 0; i < nslots; i++) {
-        Opt *o = &slots[i].opt[S.best_path[i]];
-        int n = slots[i].n;
-        need -= o->score;
-        Wl -= o->k;
-        for (int c = 0; c < 4; c++) {
-            S.counts[c * 13 + n] -= o->g[c];
-            if (o->g[c] && c * 13 + n == req)
-                req_done = 1;
-        }
-        if (o->g[0] + o->g[1] + o->g[2] + o->g[3] + o->k) {
-            PyObject *t = Py_BuildValue("(i(iiii)i)", n, o->g[0], o->g[1], o->g[2], o->g[3], o->k);
-            PyList_Append(groups, t);
-            Py_DECREF(t);
-        }
-    }
-    int64_t vecs[5][NU];
-    int alloc[5] = {0};
-    for (int c = 0; c < 4; c++) {
-        int r = !req_done && req / 13 == c ? req % 13 : -1;
-        memcpy(vecs[c], colour_best(&cx, S.counts + 13 * c, Wl, r), sizeof(int64_t) * (Wl + 1));
-    }
-    if (pairs_ok && Wl >= 2)
-        pair_vec(&cx, vecs[4], Wl);
-    else
-        for (int u = 0; u <= Wl; u++)
-            vecs[4][u] = 0;
-    if (!split(vecs, 5, 0, Wl, need, alloc)) {
-        Py_DECREF(runs); Py_DECREF(groups); Py_DECREF(pairs);
-        PyErr_SetString(PyExc_AssertionError, "kernel: okey split not found");
+    if (nslots > MAXSLOT) {
+        PyErr_SetString(PyExc_OverflowError, "kernel: too many slots");
         return NULL;
     }
-    for (int c = 0; c < 4; c++) {
-        int r = !req_done && req / 13 == c ? req % 13 : -1;
-        colour_plan(&cx, S.counts + 13 * c, Wl, alloc[c], r, c, runs, pairs);
+
+    /* the weight of every real tile something could take */
+    int slot_face[52] = {0};
+    for (int i = 0; i < nslots; i++)
+        for (int j = 0; j < slots[i].nopt; j++)
+            for (int q = 0; q < slots[i].opt[j].nrem; q++)
+                slot_face[slots[i].opt[j].face[q]] = 1;
+    int64_t tw = 0;
+    for (int f = 0; f < 52; f++) {
+        int x = S.counts[f];
+        if (x && (run_ok[f / 13][f % 13] || slot_face[f] || (pairs_ok && (x >= 2 || W))))
+            tw += x * real_weight(cx, f);
     }
-    if (alloc[4] >= 2) {
-        PyObject *t = Py_BuildValue("(ii)", -1, 2);
-        PyList_Append(pairs, t);
-        Py_DECREF(t);
-    }
-    return Py_BuildValue("(LNNN)", (long long)S.best_score, runs, groups, pairs);
+    run_search(&S, tw);
+    return plan(&S);
 }
 
 static int k_init(void)
@@ -606,11 +879,11 @@ static int k_init(void)
 }
 
 static PyMethodDef methods[] = {
-    {"search", k_search, METH_VARARGS, "The best placement of a problem without table slots."},
+    {"search", k_search, METH_VARARGS, "The best placement of a problem (see solver_core.search)."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__kernel(void)
 {

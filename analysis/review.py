@@ -37,7 +37,7 @@ def _sources_digest() -> str:
 
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in ("solver.py", "solver_core.py", "solver_pairs.py", "solver_turn.py", "review.py"):
+    for name in ("solver.py", "solver_core.py", "_kernel.c", "solver_pairs.py", "solver_turn.py", "review.py"):
         try:
             h.update((here / name).read_bytes())
         except OSError:

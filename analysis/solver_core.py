@@ -454,30 +454,47 @@ except ImportError:
 
 def search(p: Problem) -> Solution | None:
     """The best placement of ``p`` (None when the required face cannot be placed)."""
-    if (_kernel is not None and not p.run_slots and not p.group_slots and p.wilds <= 4
-            and max(p.counts) <= 3):
-        return _kernel_search(p)
+    if _kernel is not None and p.wilds <= 4 and max(p.counts) <= 3:
+        try:
+            return _kernel_search(p)
+        except OverflowError:  # past the kernel's tables (more okeys, slots or options)
+            pass
     return search_py(p)
 
 
 def _kernel_search(p: Problem) -> Solution | None:
-    """The same search, compiled: problems without table slots (no lay-offs)."""
-    req = -1 if p.required is None else p.required
-    out = _kernel.search(bytes(p.counts), p.wilds, *p.weights, p.runs, p.pairs, req)
+    """The same search, compiled (analysis/_kernel.c)."""
+    out = _kernel.search(bytes(p.counts), p.wilds, *p.weights, p.runs, p.pairs,
+                         -1 if p.required is None else p.required,
+                         [(rs.colour, bytes(rs.numbers)) for rs in p.run_slots],
+                         [(gs.number, bytes(gs.colours)) for gs in p.group_slots])
     if out is None:
         return None
-    score, runs, groups, pairs = out
+    score, chosen, runs, pairs = out
     sol = Solution(score, runs, [], pairs)
-    for n, g, k in groups:
-        _groups(sol, n, g, k)
-        sol.used += sum(g) + k
-        sol.wilds_used += k
+    for x in chosen:
+        if x[0] == 0:  # a number: new groups and lay-offs onto table groups
+            _, n, g, k, lays = x
+            _groups(sol, n if any(g) else -1, g, k)
+            by: dict[GroupSlot, list] = {}
+            for i, c, wild in lays:
+                by.setdefault(p.group_slots[i], []).append((c, wild))
+            sol.group_layoffs.extend((gs, tuple(lst)) for gs, lst in by.items())
+            sol.used += sum(g) + k + len(lays)
+            sol.wilds_used += k + sum(w for _, _, w in lays)
+        else:  # a run end
+            _, i, j, flags = x
+            if j:
+                sol.run_layoffs.append((p.run_slots[i], j, flags))
+            sol.used += j
+            sol.wilds_used += sum(flags)
     _count_used(sol)
     return sol
 
 
 def search_py(p: Problem) -> Solution | None:
-    """The best placement of ``p`` in pure Python (table slots included)."""
+    """The best placement of ``p`` in pure Python: the reference for the kernel, and the search
+    where the kernel is not built or its tables are too small."""
     counts = list(p.counts)
     W = p.wilds
     wt = p.weights
@@ -596,17 +613,9 @@ def search_py(p: Problem) -> Solution | None:
     return _build(p, best_score, best_path)
 
 
-def _build(p: Problem, score: int, path: list[Option]) -> Solution:
-    counts = list(p.counts)
-    W = p.wilds
-    sol = Solution(score)
-    req_done = p.required is None
+def _apply_path(p: Problem, sol: Solution, path: list[Option]) -> Solution:
+    """Add the groups and lay-offs of the chosen slot options to ``sol``."""
     for removal, k, _, detail in path:
-        for f, r in removal:
-            counts[f] -= r
-            if f == p.required:
-                req_done = True
-        W -= k
         sol.wilds_used += k
         sol.used += sum(r for _, r in removal) + k
         if isinstance(detail[0], RunSlot):
@@ -622,6 +631,20 @@ def _build(p: Problem, score: int, path: list[Option]) -> Solution:
                     by.setdefault(gs, []).append((c, ch == 2))
             for gs, lst in by.items():
                 sol.group_layoffs.append((gs, tuple(lst)))
+    return sol
+
+
+def _build(p: Problem, score: int, path: list[Option]) -> Solution:
+    counts = list(p.counts)
+    W = p.wilds
+    sol = _apply_path(p, Solution(score), path)
+    req_done = p.required is None
+    for removal, k, _, _ in path:
+        for f, r in removal:
+            counts[f] -= r
+            if f == p.required:
+                req_done = True
+        W -= k
     # split the remaining okeys between colours (and a wild pair) as the leaf did
     req_c, req_n = (p.required // 13, p.required % 13) if p.required is not None else (-1, -1)
     vecs = []

@@ -18,6 +18,9 @@ from analysis import solver_core as C
 ROOT = Path(__file__).resolve().parents[1]
 
 
+pytestmark = pytest.mark.skipif(bool(os.environ.get("ISTAKA_PURE")), reason="ISTAKA_PURE=1: kernel off")
+
+
 def test_the_kernel_is_built_and_up_to_date() -> None:
     assert C._kernel is not None, "analysis/_kernel.c is not built: run pip install -e ."
     so = Path(C._kernel.__file__)
@@ -41,6 +44,23 @@ def _problem(rng: random.Random) -> C.Problem:
     faces = [f for f in range(52) if counts[f]]
     req = rng.choice(faces) if faces and rng.random() < 0.3 else None
     return C.Problem(counts, wilds, weights, rng.random() < 0.85, rng.random() < 0.3, req)
+
+
+def _slots(rng: random.Random) -> tuple[tuple[C.RunSlot, ...], tuple[C.GroupSlot, ...]]:
+    """Lay-off slots of a random table: run ends (up to two tiles, L3, or the whole way) and
+    groups of three missing a colour (L2)."""
+    runs, groups = [], []
+    for m in range(rng.randint(0, 6)):
+        if rng.random() < 0.6:
+            c, lo = rng.randrange(4), rng.randrange(13)
+            hi = min(12, lo + rng.randint(2, 5))
+            cap = 2 if rng.random() < 0.7 else 13
+            low = tuple(range(lo - 1, max(-1, lo - 1 - cap), -1))
+            high = tuple(range(hi + 1, min(13, hi + 1 + cap)))
+            runs += [C.RunSlot(m, c, ns) for ns in (low, high) if ns]
+        else:
+            groups.append(C.GroupSlot(m, rng.randrange(13), (rng.randrange(4),)))
+    return tuple(runs), tuple(groups)
 
 
 def _weight(p: C.Problem, n: int, wild: bool) -> int:
@@ -86,6 +106,15 @@ def _check(p: C.Problem, sol: C.Solution) -> None:
         assert w in (0, 1), "a pair holds a real tile"
         real(f)
         wild(f % 13) if w else real(f)
+    for rs, j, flags in sol.run_layoffs:  # L2: outward from the run end, no gaps
+        assert rs in p.run_slots and 1 <= j <= len(rs.numbers) and len(flags) == j
+        for x, fl in zip(rs.numbers[:j], flags):
+            wild(x) if fl else real(rs.colour * 13 + x)
+    for gs, lst in sol.group_layoffs:  # L2: only the group's missing colours
+        assert gs in p.group_slots and len({c for c, _ in lst}) == len(lst)
+        for c, fl in lst:
+            assert c in gs.colours
+            wild(gs.number) if fl else real(c * 13 + gs.number)
     assert wilds <= p.wilds, "T4: more okeys than held"
     assert p.required is None or p.required in placed, "P2: the required face is placed"
     assert weight == sol.score
@@ -108,19 +137,39 @@ def test_kernel_matches_the_python_search(seed: int) -> None:
         _check(p, want)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_kernel_with_table_slots_matches_the_python_search(seed: int) -> None:
+    """Lay-offs: Python builds the slot options, the kernel searches them (L1-L3)."""
+    assert C._kernel is not None
+    rng = random.Random(100 + seed)
+    for _ in range(300):
+        p = _problem(rng)
+        p.run_slots, p.group_slots = _slots(rng)
+        want = C.search_py(p)
+        got = C._kernel_search(p)
+        assert (want is None) == (got is None), (p, want, got)
+        if got is None:
+            continue
+        assert got.score == want.score, (p, want, got)
+        _check(p, got)
+
+
 def test_kernel_refuses_what_it_cannot_hold() -> None:
     assert C._kernel is not None
     with pytest.raises(ValueError):
-        C._kernel.search(bytes(51), 0, 1, 0, 1, 0, True, False, -1)
+        C._kernel.search(bytes(51), 0, 1, 0, 1, 0, True, False, -1, [], [])
     with pytest.raises(ValueError):
-        C._kernel.search(bytes(52), 5, 1, 0, 1, 0, True, False, -1)
+        C._kernel.search(bytes(52), 5, 1, 0, 1, 0, True, False, -1, [], [])
+    with pytest.raises(ValueError):
+        C._kernel.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [(0, bytes([13]))], [])
+    with pytest.raises(OverflowError):  # five table groups missing a colour at one number
+        C._kernel.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [], [(4, bytes([0]))] * 5)
 
 
-def test_search_dispatches_slot_problems_to_python() -> None:
-    """Lay-off slots stay with the Python search; ISTAKA_PURE=1 turns the kernel off."""
-    slot = C.RunSlot(0, 0, (3, 4))
-    p = C.Problem([0] * 52, 1, (1, 0, 1, 0), run_slots=(slot,))
-    p.counts[3] = 1
+def test_search_falls_back_to_python_past_the_kernel_tables() -> None:
+    """search() gives the Python answer where the kernel refuses (here five table groups of 5s)."""
+    groups = tuple(C.GroupSlot(m, 4, (m % 4,)) for m in range(5))
+    p = C.Problem([0] * 52, 1, (1, 0, 1, 0), group_slots=groups)
+    p.counts[4] = p.counts[13 + 4] = 1  # R5 Y5
     sol = C.search(p)
-    assert sol is not None and sol.score == 4 + 5 and sol.run_layoffs  # R4 and an okey as R5
-    assert os.environ.get("ISTAKA_PURE") or C._kernel is not None
+    assert sol is not None and sol.score == 5 * 3 and len(sol.group_layoffs) == 3
