@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+# the solver's C kernel (analysis/_kernel.c) needs a C compiler; pip builds it below
+if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq gcc >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
@@ -12,7 +17,6 @@ fi
 .venv/bin/python -m pip install -q -e '.[test]'
 # the real-browser test drives Debian's Chromium with Playwright (no browser download)
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 if [ "${1:-}" != "--no-run" ]; then
