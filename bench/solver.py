@@ -3,8 +3,9 @@
 Prints median/p90/p99 per call of ``best_points_opening`` and of the MILP (tests/solver_milp.py,
 scipy/HiGHS) on (a) random 22-tile deals and (b) dense 22-tile racks (two colours plus both
 okeys), the ratios, and an opened player's best turn with ten table melds. Our solver is timed
-cold (fresh process, empty memo tables) and again on a second, unseen set after warming on the
-first (the memo tables persist across calls, as when annotating a whole game). Times are CPU
+cold (fresh process) and again on a second, unseen set, and with the compiled kernel
+(analysis/_kernel.c) switched off, the pure-Python search with its memo tables starting empty,
+to show what the kernel buys. Times are CPU
 time of this process (``time.process_time``): the machine is shared, and the ratios are what
 compare.
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analysis import solver_core as C  # noqa: E402
 from analysis.engine import HandState, Opening  # noqa: E402
 from analysis.rules import PRESETS  # noqa: E402
 from analysis.solver import best_points_opening, best_turn  # noqa: E402
@@ -52,6 +54,17 @@ def line(name: str, ts: list[float]) -> tuple[float, float, float]:
     return m, p90, p99
 
 
+def pure(fn):
+    """``fn`` with the compiled kernel switched off (solver_core.search_py, warm memo tables)."""
+    def run(*a):
+        kernel, C._kernel = C._kernel, None
+        try:
+            return fn(*a)
+        finally:
+            C._kernel = kernel
+    return run
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=500)
@@ -68,9 +81,10 @@ def main() -> None:
         print(f"{name} ({a.n} racks of 22 tiles)")
         cold = line("solver, cold", timed(ours, sets[name]))
         warm = line("solver, warm (unseen set)", timed(ours, unseen[name]))
+        py = line("pure Python, cold", timed(pure(ours), sets[name]))
         mi = line("MILP (scipy HiGHS)", timed(milp_opening, sets[name]))
         print(f"  ratio MILP/solver median: cold {mi[0] / cold[0]:6.1f}x   warm {mi[0] / warm[0]:6.1f}x"
-              f"   p99 cold {mi[2] / cold[2]:5.1f}x")
+              f"   p99 cold {mi[2] / cold[2]:5.1f}x   kernel/pure Python {py[0] / warm[0]:5.1f}x")
     # an opened player's turn with ten table melds
     items = []
     for _ in range(200):
@@ -82,6 +96,7 @@ def main() -> None:
         items.append((st, 0))
     print("best turn, opened player, ten table melds (200 positions, 14-tile racks)")
     line("best_turn", timed(best_turn, items))
+    line("best_turn, pure Python", timed(pure(best_turn), items))
 
 
 if __name__ == "__main__":
