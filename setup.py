@@ -2,5 +2,7 @@
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("analysis._kernel", ["analysis/_kernel.c"], extra_compile_args=["-O2", "-std=c11"],
-                           optional=True)])  # without a C compiler the pure-Python search serves
+# optional: without a C compiler the install goes on and the pure-Python search serves
+kernel = Extension("analysis._kernel", ["analysis/_kernel.c"],
+                   extra_compile_args=["-O2", "-std=c11"], optional=True)
+setup(ext_modules=[kernel])

@@ -18,7 +18,8 @@ from analysis import solver_core as C
 ROOT = Path(__file__).resolve().parents[1]
 
 
-pytestmark = pytest.mark.skipif(bool(os.environ.get("ISTAKA_PURE")), reason="ISTAKA_PURE=1: kernel off")
+pytestmark = pytest.mark.skipif(bool(os.environ.get("ISTAKA_PURE")),
+                                reason="ISTAKA_PURE=1 turns the kernel off")
 
 
 def test_the_kernel_is_built_and_up_to_date() -> None:
@@ -40,7 +41,8 @@ def _problem(rng: random.Random) -> C.Problem:
         f = rng.choice(colours) * 13 + rng.randrange(13)
         counts[f] = min(2, counts[f] + 1)
     wilds = rng.choice([0, 0, 1, 2])
-    weights = rng.choice([(65600, 1, 65536, 14 * 64 + 1), (1, 0, 1, 0), (3, 1, 2, 5), (0, 1, 0, 1), (1, 8, 1, 30)])
+    weights = rng.choice([(65600, 1, 65536, 14 * 64 + 1), (1, 0, 1, 0), (3, 1, 2, 5), (0, 1, 0, 1),
+                          (1, 8, 1, 30)])
     faces = [f for f in range(52) if counts[f]]
     req = rng.choice(faces) if faces and rng.random() < 0.3 else None
     return C.Problem(counts, wilds, weights, rng.random() < 0.85, rng.random() < 0.3, req)
@@ -121,7 +123,10 @@ def _check(p: C.Problem, sol: C.Solution) -> None:
     assert sol.wilds_used == wilds and sol.used == sum(p.counts) - sum(left) + wilds
 
 
-@pytest.mark.parametrize("seed,table", [(s, False) for s in range(6)] + [(100 + s, True) for s in range(6)])
+SEEDS = [(s, False) for s in range(6)] + [(100 + s, True) for s in range(6)]
+
+
+@pytest.mark.parametrize("seed,table", SEEDS)
 def test_kernel_matches_the_python_search(seed: int, table: bool) -> None:
     """Same best score as the Python search on 400 problems a seed, bare racks and with table
     lay-off slots (L1-L3), and every plan a real placement."""
