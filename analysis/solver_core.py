@@ -21,8 +21,11 @@ an opened player's turn (penalty saved) and "can everything be placed" (tile cou
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
+from types import ModuleType
+from typing import Any
 
 NEG = -(1 << 62)
 Weights = tuple[int, int, int, int]  # ar, br, aw, bw
@@ -129,7 +132,7 @@ _TRANS: dict[tuple, tuple] = {}
 def _transitions(S: tuple[int, ...], c: int, wl: int, runs: bool, pairs: bool) -> tuple:
     """From open runs S with c real tiles and wl okeys available at a number: every
     (next open runs, run coverage f, pairs p, reals used r, okeys used k)."""
-    out = []
+    out: list[tuple] = []
     ls = len(S)
     avail = c + wl
     for f in range(avail + 1 if runs else 1):
@@ -148,10 +151,10 @@ def _transitions(S: tuple[int, ...], c: int, wl: int, runs: bool, pairs: bool) -
     return tuple(out)
 
 
-def _pieces(cnt: list[int], W: int, runs: bool) -> list[tuple[int, int, int]]:
-    """(start, end, ext_start, ext_end) ranges of one colour that no run can join (0-based)."""
+def _pieces(cnt: list[int], W: int, runs: bool) -> list[tuple[int, int]]:
+    """(start, end) ranges of one colour, widened by W for okeys, that no run can join (0-based)."""
     pos = [i for i in range(13) if cnt[i]]
-    out = []
+    out: list[tuple[int, int]] = []
     if not pos:
         return out
     reach = W if runs else 0
@@ -293,7 +296,7 @@ def _trace(pkey: tuple, u: int) -> tuple[list, list]:
     return out_runs, out_pairs
 
 
-def _split(vecs: list[list[int]], k: int, target: int) -> list[int]:
+def _split(vecs: Sequence[Sequence[int]], k: int, target: int) -> list[int]:
     """Okeys per piece so that the pieces' best weights sum to ``target`` with at most k okeys."""
     def rec(i: int, left: int, need: int) -> list[int] | None:
         if i == len(vecs):
@@ -312,7 +315,7 @@ def _split(vecs: list[list[int]], k: int, target: int) -> list[int]:
 
 # ---- slots: groups, group lay-offs and run-end lay-offs -------------------------------------------
 
-Option = tuple[tuple[tuple[int, int], ...], int, int, object]  # (face, reals) removed, okeys, weight, detail
+Option = tuple[tuple[tuple[int, int], ...], int, int, Any]  # (face, reals) removed, okeys, weight, detail
 _NUM_CACHE: dict[tuple, list[Option]] = {}
 
 
@@ -359,8 +362,8 @@ def _number_options(n: int, cc: tuple[int, ...], W: int, wt: Weights, gslots: tu
                 if old is None or old[0] < score:
                     best[ck] = (score, tuple(use), kk, (g, k, tuple(zip(lay_choices, lay))))
     out: list[Option] = []
-    for score, use, kk, detail in best.values():
-        removal = tuple((c * 13 + n, use[c]) for c in range(4) if use[c])
+    for score, taken, kk, detail in best.values():
+        removal = tuple((c * 13 + n, taken[c]) for c in range(4) if taken[c])
         out.append((removal, kk, score, detail))
     out.sort(key=lambda o: -o[2])
     if len(_NUM_CACHE) > _CACHE_LIMIT:
@@ -418,9 +421,9 @@ def _runnable(cnt: tuple[int, ...], W: int) -> tuple[bool, ...]:
 
 def _contested(counts: list[int], W: int, p: Problem) -> list[tuple[bool, ...]]:
     """Per number, per colour: could a tile of that face go anywhere but a group at its number?"""
-    per = [_runnable(tuple(counts[c * 13:c * 13 + 13]), W) if p.runs else (False,) * 13 for c in range(4)]
+    per = [list(_runnable(tuple(counts[c * 13:c * 13 + 13]), W)) if p.runs else [False] * 13
+           for c in range(4)]
     if p.run_slots or p.pairs:
-        per = [list(x) for x in per]
         for rs in p.run_slots:
             for x in rs.numbers:
                 per[rs.colour][x] = True
@@ -444,12 +447,19 @@ def _usable_weight(counts: list[int], W: int, p: Problem, slots_faces: set[int],
     return tot
 
 
-try:  # the compiled search (analysis/_kernel.c); ISTAKA_PURE=1 keeps to this module's
+def _load_kernel() -> ModuleType | None:
+    """The compiled search (analysis/_kernel.c), or None: not built, or ISTAKA_PURE=1 set to keep
+    to this module's search."""
     if os.environ.get("ISTAKA_PURE"):
-        raise ImportError("ISTAKA_PURE is set")
-    from . import _kernel
-except ImportError:
-    _kernel = None
+        return None
+    try:
+        from . import _kernel as kernel
+    except ImportError:
+        return None
+    return kernel
+
+
+_kernel = _load_kernel()
 
 
 def search(p: Problem) -> Solution | None:
@@ -464,6 +474,7 @@ def search(p: Problem) -> Solution | None:
 
 def _kernel_search(p: Problem) -> Solution | None:
     """The same search, compiled (analysis/_kernel.c)."""
+    assert _kernel is not None
     out = _kernel.search(bytes(p.counts), p.wilds, *p.weights, p.runs, p.pairs,
                          -1 if p.required is None else p.required,
                          [(rs.colour, bytes(rs.numbers)) for rs in p.run_slots],
@@ -511,7 +522,7 @@ def search_py(p: Problem) -> Solution | None:
     for n in range(12, -1, -1):
         cc = (counts[n], counts[13 + n], counts[26 + n], counts[39 + n])
         present = (cc[0] > 0) + (cc[1] > 0) + (cc[2] > 0) + (cc[3] > 0)
-        can_group = p.runs and present >= need and present
+        can_group = p.runs and present >= need and present > 0
         gsl = tuple(gby[n]) if n in gby else ()
         can_lay = bool(gsl) and (W > 0 or any(cc[c] for gs in gsl for c in gs.colours))
         if not (can_group or can_lay):
@@ -534,10 +545,10 @@ def search_py(p: Problem) -> Solution | None:
             tot = 0
             for c in range(4):
                 r = req_n if (c == req_c and not req_done) else -1
-                v = colour_best(cnts[c * 13:c * 13 + 13], 0, wt, r, p.runs, p.pairs)[0]
-                if v == NEG:
+                v0 = colour_best(cnts[c * 13:c * 13 + 13], 0, wt, r, p.runs, p.pairs)[0]
+                if v0 == NEG:
                     return [NEG]
-                tot += v
+                tot += v0
             return [tot]
         vec: list[int] = [0] * (wrem + 1)
         for c in range(4):

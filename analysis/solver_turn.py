@@ -35,9 +35,10 @@ def _swap_atoms(table: tuple["TableMeld | None", ...], okey: Tile) -> list[tuple
     return atoms
 
 
-def _turn_problem(state: "HandState", seat: int, weights: C.Weights, swapped: tuple) -> tuple[C.Problem, int, int, list]:
+def _turn_problem(state: "HandState", seat: int, weights: C.Weights,
+                  swapped: tuple) -> tuple[C.Problem, int, int, tuple[list, list[Tile]]]:
     """The placement problem after the swaps ``swapped``: (problem, tiles in rack, weight of the
-    tiles put in, swaps as (meld, tiles))."""
+    tiles put in, (swaps as (meld, tiles), the rack after them))."""
     rules, okey = state.rules, state.okey
     op = state.opened[seat]
     counts, wilds = _encode(state.racks[seat], okey)
@@ -96,15 +97,15 @@ def best_turn(state: "HandState", seat: int) -> TurnPlan:
     weights = (K2 * mult, 1, 0, (okey.number * mult + rules.okey_in_rack) * K2 + 1)
     best = None
     for swapped in _swap_sets(state, seat):
-        p, n_tiles, given_w, swaps = _turn_problem(state, seat, weights, swapped)
+        p, n_tiles, given_w, after = _turn_problem(state, seat, weights, swapped)
         if n_tiles < 1:
             continue
-        sol = _search_keep_one(p, n_tiles)
-        if sol is None:
+        found = _search_keep_one(p, n_tiles)
+        if found is None:
             continue
-        total = sol.score + given_w
+        total = found.score + given_w
         if best is None or total > best[0]:
-            best = (total, sol, swaps)
+            best = (total, found, after)
     assert best is not None
     _, sol, (swaps, rack) = best
     d = _decode(sol, okey)
@@ -143,7 +144,7 @@ def finishes(state: "HandState", seat: int) -> list[str]:
                 if s is not None and s.used == n_tiles - 1:
                     kinds.add("normal")
                     break
-    out = [k for k in ("normal", "okey") if k in kinds]
+    out: list[str] = [k for k in ("normal", "okey") if k in kinds]
     if out:
         op = state.opened[seat]
         if state.opened_this_turn and not any(state.opened[s] for s in range(4) if s != seat):
