@@ -146,6 +146,38 @@ def test_kernel_matches_the_python_search(seed: int, table: bool) -> None:
         _check(p, want)
 
 
+def test_kernel_plans_hold_at_the_edges_of_its_tables() -> None:
+    """Three copies of a face, up to four okeys, run ends twelve long, two missing colours a
+    table group: no crash, and every plan a real placement (the Python search is too slow to
+    compare here)."""
+    assert C._kernel is not None
+    rng = random.Random(7)
+    for _ in range(300):
+        counts = [0] * 52
+        for _ in range(rng.randint(0, 30)):
+            f = rng.randrange(52)
+            counts[f] = min(3, counts[f] + 1)
+        run_slots = []
+        for m in range(rng.randint(0, 8)):
+            start, step = rng.randrange(13), rng.choice((-1, 1))
+            reach = (start + step * i for i in range(rng.randint(1, 12)))
+            nums = tuple(x for x in reach if 0 <= x <= 12)
+            run_slots.append(C.RunSlot(m, rng.randrange(4), nums))
+        groups = tuple(C.GroupSlot(10 + m, rng.randrange(13),
+                                   tuple(rng.sample(range(4), rng.randint(1, 2))))
+                       for m in range(rng.randint(0, 4)))
+        faces = [f for f in range(52) if counts[f]]
+        req = rng.choice(faces) if faces and rng.random() < 0.3 else None
+        p = C.Problem(counts, rng.randint(0, 4), (1, 2, 1, 5), rng.random() < 0.8,
+                      rng.random() < 0.4, req, tuple(run_slots), groups)
+        try:
+            sol = C._kernel_search(p)
+        except OverflowError:  # search() then falls back to Python
+            continue
+        if sol is not None:
+            _check(p, sol)
+
+
 def test_kernel_refuses_what_it_cannot_hold() -> None:
     assert C._kernel is not None
     with pytest.raises(ValueError):
