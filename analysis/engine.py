@@ -16,7 +16,8 @@ from typing import Any
 from . import melds as M
 from .rules import Rules
 from .scoring import FinishInfo, score_hand
-from .tiles import _PARSED, FALSE_OKEY, NotationError, Placed, Tile, full_set, okey_of, parse_placed
+from .tiles import (_PARSED, FALSE_OKEY, NotationError, Placed, Tile, full_set, okey_of, over_copies,
+                    parse_placed)
 
 SEATS = range(4)
 
@@ -190,8 +191,7 @@ def new_hand(rules: Rules, hand: int, starter: int, indicator: Tile, racks: Sequ
             who = "the starter" if s == starter else f"seat {s}"
             raise IllegalMove(f"{who} must be dealt {want} tiles, got {len(r)}", "D1")
     seen: Counter[Tile] = Counter(chain((indicator,), *racks, deck or ()))
-    full = _FULL
-    over = [f"{t} x{n}" for t, n in seen.items() if n > full[t]]
+    over = [f"{t} x{n}" for t, n in over_copies(seen)]
     if over:
         raise IllegalMove(f"more copies than the set holds: {', '.join(sorted(over))}", "T1")
     dealt = sum(len(r) for r in racks)

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 from .engine import HandState, Opening, TableMeld
 from .melds import MeldError, check_pair, classify
 from .rules import RulesError, resolve
-from .tiles import NotationError, Tile, okey_of, parse_placed
+from .tiles import NotationError, Tile, okey_of, over_copies, parse_placed
 
 
 class PositionError(ValueError):
@@ -94,9 +94,10 @@ def state_from_position(pos: Mapping[str, Any]) -> HandState:
         if o:
             opened[s] = Opening(str(o.get("kind", "points")), int(o.get("value", 0)))
     take = _tile(pos["take"], "take") if pos.get("take") else None
-    for t, n in Counter(rack + ([take] if take is not None else [])).items():
-        if n > 2:
-            raise PositionError(f"rack: {t} appears {n} times (with take), the set has two of each tile [T1]")
+    over = over_copies(Counter(rack + ([take] if take is not None else [])))
+    if over:
+        t, n = over[0]
+        raise PositionError(f"rack: {t} appears {n} times (with take), the set has two of each tile [T1]")
     racks = (tuple(rack), tuple(_tiles(pos.get("next_rack") or [], "next_rack")), (), ())
     discards = ((), (), (), (take,) if take is not None else ())
     ends = tuple(((int(m), str(e)), int(k)) for m, e, k in (pos.get("end_counts") or []))

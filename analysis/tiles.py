@@ -115,6 +115,14 @@ def full_set() -> Counter[Tile]:
     return c
 
 
+_FULL = full_set()
+
+
+def over_copies(held: Counter[Tile]) -> list[tuple[Tile, int]]:
+    """The tiles held (counted in ``held``) more often than the set has them (T1), with how often."""
+    return [(t, n) for t, n in held.items() if n > _FULL[t]]
+
+
 def okey_of(indicator: Tile) -> Tile:
     """The okey face for an indicator (T3): same colour, number + 1, 13 wraps to 1."""
     if indicator.is_joker:
