@@ -21,7 +21,7 @@ an opened player's turn (penalty saved) and "can everything be placed" (tile cou
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from types import ModuleType
@@ -487,10 +487,7 @@ def _kernel_search(p: Problem) -> Solution | None:
         if x[0] == 0:  # a number: new groups and lay-offs onto table groups
             _, n, g, k, lays = x
             _groups(sol, n if any(g) else -1, g, k)
-            by: dict[GroupSlot, list] = {}
-            for i, c, wild in lays:
-                by.setdefault(p.group_slots[i], []).append((c, wild))
-            sol.group_layoffs.extend((gs, tuple(lst)) for gs, lst in by.items())
+            _group_layoffs(sol, ((p.group_slots[i], c, wild) for i, c, wild in lays))
             sol.used += sum(g) + k + len(lays)
             sol.wilds_used += k + sum(w for _, _, w in lays)
         else:  # a run end
@@ -636,13 +633,16 @@ def _apply_path(p: Problem, sol: Solution, path: list[Option]) -> Solution:
         else:
             g, kn, lays = detail
             _groups(sol, next(f % 13 for f, _ in removal) if any(g) else -1, g, kn)
-            by: dict[GroupSlot, list] = {}
-            for (gs, c), ch in lays:
-                if ch:
-                    by.setdefault(gs, []).append((c, ch == 2))
-            for gs, lst in by.items():
-                sol.group_layoffs.append((gs, tuple(lst)))
+            _group_layoffs(sol, ((gs, c, ch == 2) for (gs, c), ch in lays if ch))
     return sol
+
+
+def _group_layoffs(sol: Solution, lays: Iterable[tuple[GroupSlot, int, bool]]) -> None:
+    """Add lay-offs (table group, colour, okey?) to ``sol``, one entry per table group (L2)."""
+    by: dict[GroupSlot, list[tuple[int, bool]]] = {}
+    for gs, c, wild in lays:
+        by.setdefault(gs, []).append((c, wild))
+    sol.group_layoffs.extend((gs, tuple(lst)) for gs, lst in by.items())
 
 
 def _build(p: Problem, score: int, path: list[Option]) -> Solution:
