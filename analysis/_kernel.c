@@ -223,14 +223,19 @@ static void pair_vec(const Ctx *cx, int64_t *v, int W)
         v[u] = u >= 2 ? wpair : 0;
 }
 
+/* The 0-based number colour c must place a real tile at, or -1 (``face`` -1: nothing required). */
+static inline int req_in(int face, int c)
+{
+    return face >= 0 && face / 13 == c ? face % 13 : -1;
+}
+
 /* Runs and pairs of the whole rack with at most u okeys, u = 0..W; req_face -1 when done. */
 static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
 {
     for (int u = 0; u <= W; u++)
         vec[u] = 0;
     for (int c = 0; c < 4; c++) {
-        int r = req_face >= 0 && req_face / 13 == c ? req_face % 13 : -1;
-        conv(vec, vec, colour_best(cx, counts + 13 * c, W, r), W);
+        conv(vec, vec, colour_best(cx, counts + 13 * c, W, req_in(req_face, c)), W);
     }
     if (cx->pairs && W >= 2) {
         int64_t pv[NU];
@@ -556,12 +561,13 @@ static int append(PyObject *list, PyObject *item)
     return rc;
 }
 
-static PyObject *okey_tuple(const int *nums, int n)
+/* Append the run (colour, first, last, (okey numbers...)) to ``runs``. */
+static int emit_run(PyObject *runs, int c, int first, int last, const int *okeys, int n)
 {
     PyObject *t = PyTuple_New(n);
     for (int q = 0; t && q < n; q++)
-        PyTuple_SET_ITEM(t, q, PyLong_FromLong(nums[q]));
-    return t;
+        PyTuple_SET_ITEM(t, q, PyLong_FromLong(okeys[q]));
+    return append(runs, t ? Py_BuildValue("(iiiN)", c, first, last, t) : NULL);
 }
 
 /* Append the runs and pairs of colour c's best plan with at most u okeys. */
@@ -593,7 +599,7 @@ static int colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req,
         if (f < nopen) { /* close the earliest started (longest) runs */
             int e = nopen - f;
             for (int j = 0; j < e; j++)
-                if (append(runs, Py_BuildValue("(iiiN)", c, start[j], i - 1, okey_tuple(okn[j], nok[j]))))
+                if (emit_run(runs, c, start[j], i - 1, okn[j], nok[j]))
                     return -1;
             for (int j = e; j < nopen; j++) {
                 start[j - e] = start[j];
@@ -614,7 +620,7 @@ static int colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req,
                 return -1;
     }
     for (int j = 0; j < nopen; j++)
-        if (append(runs, Py_BuildValue("(iiiN)", c, start[j], hi, okey_tuple(okn[j], nok[j]))))
+        if (emit_run(runs, c, start[j], hi, okn[j], nok[j]))
             return -1;
     return 0;
 }
@@ -670,10 +676,9 @@ static PyObject *plan(Search *S)
     }
     int64_t vecs[5][NU];
     int alloc[5] = {0};
-    for (int c = 0; c < 4; c++) {
-        int r = !req_done && req / 13 == c ? req % 13 : -1;
-        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, r), sizeof(int64_t) * (Wl + 1));
-    }
+    int left = req_done ? -1 : req; /* the required face, if no slot option placed it */
+    for (int c = 0; c < 4; c++)
+        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, req_in(left, c)), sizeof(int64_t) * (Wl + 1));
     if (cx->pairs && Wl >= 2)
         pair_vec(cx, vecs[4], Wl);
     else
@@ -683,11 +688,9 @@ static PyObject *plan(Search *S)
         PyErr_SetString(PyExc_AssertionError, "kernel: okey split not found");
         goto done;
     }
-    for (int c = 0; c < 4; c++) {
-        int r = !req_done && req / 13 == c ? req % 13 : -1;
-        if (colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], r, c, runs, pairs))
+    for (int c = 0; c < 4; c++)
+        if (colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, runs, pairs))
             goto done;
-    }
     if (alloc[4] >= 2 && append(pairs, Py_BuildValue("(ii)", -1, 2)))
         goto done;
     out = Py_BuildValue("(LOOO)", (long long)S->best_score, path, runs, pairs);
