@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +93,17 @@ def lines(events: Iterable[dict[str, Any]]) -> str:
 def write_log(path: Path, games: Iterable[list[dict[str, Any]]], extra: str = "") -> Path:
     path.write_text("".join(lines(g) for g in games) + extra, encoding="utf-8")
     return path
+
+
+def stored(db: Path, log: Path, then: Callable[[Any], None] | None = None) -> Path:
+    """A fresh database ``db`` (no sample) holding ``log``; ``then(con)`` runs before it closes."""
+    from analysis import store
+
+    con = store.connect(db, seed=False)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+        if then is not None:
+            then(con)
+    finally:
+        con.close()
+    return db

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from dashboard_logs import make_game, write_log
+from store_logs import stored
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,16 +36,9 @@ def _free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path: Path):
-    from analysis import store
-
     log = write_log(tmp_path / "g.jsonl", [make_game("web-1", hands=2, seed=5,
                                                      players=["Ali", "Ayşe", "Mehmet", "Zeynep"])])
-    db = tmp_path / "web.duckdb"
-    con = store.connect(db, seed=False)
-    try:
-        store.import_paths(con, [str(log)], workers=1)
-    finally:
-        con.close()
+    db = stored(tmp_path / "web.duckdb", log)
     port = _free_port()
     env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless", "true",

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from dashboard_logs import SEAT1, make_game, many_games, write_log
+from store_logs import stored
 import apptest_helpers as ui
 from streamlit.testing.v1 import AppTest
 
@@ -23,18 +24,10 @@ EVIL = "<img src=x onerror=alert(1)>"
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    from analysis import store
-
     d = tmp_path_factory.mktemp("dash")
     games = [make_game("dash-1", hands=2, seed=3, players=["Ali", EVIL, "Mehmet", "Zeynep"])] + many_games(12)
     log = write_log(d / "games.jsonl", games)
-    path = d / "dash.duckdb"
-    con = store.connect(path, seed=False)
-    try:
-        store.import_paths(con, [str(log)], workers=1)
-    finally:
-        con.close()
-    yield path
+    yield stored(d / "dash.duckdb", log)
 
 
 @pytest.fixture

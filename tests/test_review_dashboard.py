@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import apptest_helpers as ui
+from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 from analysis import queries, store
@@ -35,14 +36,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         lines += play_game(spec).lines()
     log = d / "g.jsonl"
     log.write_text("".join(lines), encoding="utf-8")
-    path = d / "rv.duckdb"
-    con = store.connect(path, seed=False)
-    try:
-        store.import_paths(con, [str(log)], workers=1)
-        analyze(con, games=["rv-a"])  # rv-b stays unannotated
-    finally:
-        con.close()
-    yield path
+    yield stored(d / "rv.duckdb", log, lambda con: analyze(con, games=["rv-a"]))  # rv-b unannotated
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from store_logs import stored
 
 from analysis import bots, queries, store
 from analysis.bots import SolverBot, View
@@ -55,12 +56,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     d = tmp_path_factory.mktemp("rv")
     log = d / "g.jsonl"
     log.write_text("".join(rec.lines()), encoding="utf-8")
-    db = d / "rv.duckdb"
-    con = store.connect(db, seed=False)
-    try:
-        store.import_paths(con, [str(log)], workers=1)
-    finally:
-        con.close()
+    db = stored(d / "rv.duckdb", log)
     assert main(["analyze", "--db", str(db), "--no-progress"]) == 0
     return {"db": db, "log": log, "throws": list(ThrowerBot.throws), "hands": rec.hands_played}
 
