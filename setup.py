@@ -1,8 +1,8 @@
-"""The compiled solver kernel (analysis/_kernel.c); everything else is in pyproject.toml."""
+"""The compiled solver kernel (analysis/solver/kernel.c); everything else is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
 # optional: without a C compiler the install goes on and the pure-Python search serves
-kernel = Extension("analysis._kernel", ["analysis/_kernel.c"],
+kernel = Extension("analysis.solver.kernel", ["analysis/solver/kernel.c"],
                    extra_compile_args=["-O2", "-std=c11"], optional=True)
 setup(ext_modules=[kernel])

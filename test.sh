@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (after ./setup.sh).
+# Runs the whole test suite (after ./setup.sh): the architecture contract, then pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
-PYBIN=.venv/bin/python
-[ -x "$PYBIN" ] || PYBIN=python3
-exec "$PYBIN" -m pytest "$@"
+BIN=.venv/bin
+[ -x "$BIN/python" ] || BIN="$(dirname "$(command -v python3)")"
+"$BIN/lint-imports" --no-cache
+exec "$BIN/python" -m pytest "$@"

@@ -17,17 +17,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis import review, store  # noqa: E402
-from analysis.log import read_file  # noqa: E402
-from analysis.replay import replay_game  # noqa: E402
-from analysis.review_store import analyze  # noqa: E402
-from analysis.simulate import run, specs, write_records  # noqa: E402
+from analysis.game import read_file  # noqa: E402
+from analysis.game import replay_game  # noqa: E402
+from analysis.store import analyze  # noqa: E402
+from analysis.selfplay import run, specs, write_records  # noqa: E402
 
 
 def _fresh_caches() -> None:
     """Per-position caches start empty for each game: the figure is not a repeat-lookup one."""
-    review._points.cache_clear()
-    review._pairs.cache_clear()
-    review._TURN_CACHE.clear()
+    review.clear_caches()
 
 
 def main() -> None:

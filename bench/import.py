@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from analysis import queries as Q
+from analysis.store import queries as Q
 from analysis import store
 
 VARIANTS = ("101", "51", "101-classic")
@@ -56,7 +56,7 @@ def make_logs(cache: Path, games: int, files: int, source: str, jobs: int) -> li
             write_log(d / f"export-{k:03}.jsonl", [make_game(f"b{k}-{i}", seed=k * 100_000 + i, hands=11)
                                                    for i in range(n)])
         else:
-            from analysis.simulate import run, specs, write_records
+            from analysis.selfplay import run, specs, write_records
 
             names = ["Ayşe", "Mehmet", "Zeynep", "Ali"] if k % 2 else ["Elif", "Ali", "Emre", "Fatma"]
             sp = specs(n, variant=variant, seed=f"bench{k}", names=names, site=f"site{k % 3}")
@@ -78,8 +78,8 @@ def median_ms(fn: Callable[[], Any], repeat: int) -> float:
 
 def stage_breakdown(files: list[Path]) -> dict[str, float]:
     """Seconds per stage for one process over the first file (read, checksum, replay, rows, write)."""
-    from analysis.log import read_file
-    from analysis.replay import replay_game
+    from analysis.game import read_file
+    from analysis.game import replay_game
 
     f = files[0]
     out = {"read": 0.0, "checksum": 0.0, "replay": 0.0, "rows": 0.0, "arrow": 0.0, "write": 0.0}

@@ -19,13 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from analysis import log
-from analysis.log import _loads as loads  # the reader's own JSON parser (orjson when installed)
-from analysis.replay import replay_game
+from analysis.game import log
+from analysis.game.log import _loads as loads  # the reader's own JSON parser (orjson when installed)
+from analysis.game import replay_game
 
 
 def make_file(games: int, path: Path) -> None:
-    from analysis.simulate import run, specs, write_records
+    from analysis.selfplay import run, specs, write_records
 
     todo = []
     for i, variant in enumerate(("101", "101-classic", "51")):

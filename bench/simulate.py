@@ -10,8 +10,8 @@ import argparse
 import statistics
 import time
 
-from analysis import solver_bot
-from analysis.simulate import play_game, specs
+from analysis.players import solver_bot
+from analysis.selfplay import play_game, specs
 
 
 def measure(bot: str, games: int, variant: str) -> tuple[float, float, int]:

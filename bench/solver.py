@@ -4,7 +4,7 @@ Prints median/p90/p99 per call of ``best_points_opening`` and of the MILP (tests
 scipy/HiGHS) on (a) random 22-tile deals and (b) dense 22-tile racks (two colours plus both
 okeys), the ratios, and an opened player's best turn with ten table melds. Our solver is timed
 cold (fresh process) and again on a second, unseen set, and with the compiled kernel
-(analysis/_kernel.c) switched off, the pure-Python search with its memo tables starting empty,
+(analysis/solver/kernel.c) switched off, the pure-Python search with its memo tables starting empty,
 to show what the kernel buys. Times are CPU
 time of this process (``time.process_time``): the machine is shared, and the ratios are what
 compare.
@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis import solver_core as C  # noqa: E402
-from analysis.engine import HandState, Opening  # noqa: E402
-from analysis.rules import PRESETS  # noqa: E402
+from analysis.solver import search as C  # noqa: E402
+from analysis.game import HandState, Opening  # noqa: E402
+from analysis.game import PRESETS  # noqa: E402
 from analysis.solver import best_points_opening, best_turn  # noqa: E402
 from tests.solver_milp import milp_opening  # noqa: E402
 from tests.test_solver_milp import deal, dense, random_table  # noqa: E402
@@ -57,11 +57,11 @@ def line(name: str, ts: list[float]) -> tuple[float, float, float]:
 def pure(fn):
     """``fn`` with the compiled kernel switched off (solver_core.search_py, warm memo tables)."""
     def run(*a):
-        kernel, C._kernel = C._kernel, None
+        kernel, C.KERNEL = C.KERNEL, None
         try:
             return fn(*a)
         finally:
-            C._kernel = kernel
+            C.KERNEL = kernel
     return run
 
 

@@ -18,9 +18,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analysis import queries, store
-from analysis.log import GameLog
-from analysis.replay import GameResult, HandResult, replay_game
+from analysis.store import queries
+
+from analysis import store
+from analysis.game import GameLog
+from analysis.game import GameResult, HandResult, replay_game
 
 from .i18n import DEFAULT, LANGS
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from analysis.rules import PRESETS
-from analysis.tiles import NotationError, Tile, full_set, okey_of
+from analysis.game import PRESETS
+from analysis.game import NotationError, Tile, full_set, okey_of
 
 try:
     from analysis import solver as _solver

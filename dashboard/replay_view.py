@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analysis.engine import HandState
-from analysis.rules import Rules
-from analysis.scoring import FinishInfo, multiplier
-from analysis.tiles import Tile
+from analysis.game import HandState
+from analysis.game import Rules
+from analysis.game import FinishInfo, multiplier
+from analysis.game import Tile
 
 from .i18n import t
 from .tiles_view import esc, notation_row, tile_html

@@ -12,8 +12,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analysis import queries, store
-from analysis.engine import HandState
+from analysis.store import queries
+
+from analysis import store
+from analysis.game import HandState
 from analysis.review import CATEGORIES, SOLVER_VERSION
 
 from . import data
@@ -127,7 +129,7 @@ def analyzed(game_id: str) -> bool:
 
 def analyze_now(game_ids: list[str]) -> int:
     """Annotate these games in this process (a write burst, like an upload's import)."""
-    from analysis.review_store import analyze
+    from analysis.store import analyze
 
     con = store.connect(data.db_file())
     try:
@@ -160,7 +162,7 @@ def mistake_steps(game_id: str, hand: int) -> list[int]:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _chance(game_id: str, hand: int, step: int, seat: int, v: int, _state: HandState) -> dict[str, Any] | None:
-    from analysis.review_chance import chance_to_open
+    from analysis.review import chance_to_open
 
     c = chance_to_open(_state, seat, samples=120, seed=step)
     return None if c is None else {"rows": c.rows(), "samples": c.samples, "unseen": c.unseen, "exact": c.exact}
@@ -193,7 +195,7 @@ def player_frames(variant: str | None) -> dict[str, pd.DataFrame]:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _practice(v: int, path: str, player: str) -> pd.DataFrame:
-    from analysis.review_practice import PRACTICE_CATEGORIES
+    from analysis.review import PRACTICE_CATEGORIES
 
     return _read(queries.practice_positions, player, list(PRACTICE_CATEGORIES))
 
@@ -204,7 +206,7 @@ def practice_positions(player: str) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _report(v: int, path: str, game_id: str) -> str:
-    from analysis.report import render
+    from analysis.review import render
     from analysis.review import review_game
 
     rp = data.replay(game_id)

@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from analysis.engine import HandState
+from analysis.game import HandState
 
 from . import data
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-from analysis.engine import HandState, TableMeld
-from analysis.tiles import COLOURS, Placed, Tile
+from analysis.game import HandState, TableMeld
+from analysis.game import COLOURS, Placed, Tile
 
 from .i18n import t as tr
 
@@ -141,7 +141,7 @@ def tiles_row(tiles: Iterable[Tile], okey: Tile | None = None, *, small: bool = 
 
 def notation_row(items: Iterable[str], okey: Tile, *, small: bool = False) -> str:
     """Tiles written in log notation (``R6>K9``, ``J``), as solver results give them."""
-    from analysis.tiles import parse_placed
+    from analysis.game import parse_placed
 
     out = []
     for text in items:

@@ -10,7 +10,9 @@ from typing import Any
 
 import streamlit as st
 
-from analysis import queries, store
+from analysis.store import queries
+
+from analysis import store
 
 from . import data
 from .i18n import t

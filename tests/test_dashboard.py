@@ -46,7 +46,8 @@ def _step(at: AppTest) -> int:
 
 
 def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:
-    from analysis import queries, store
+    from analysis.store import queries
+    from analysis import store
 
     with store.reading(db) as con:
         return getattr(queries, fn)(con, *args, **kw)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import HandState, IllegalMove, Opening, TableMeld, apply
-from analysis.rules import resolve
-from analysis.tiles import Placed, Tile, okey_of, tiles
+from analysis.game import HandState, IllegalMove, Opening, TableMeld, apply
+from analysis.game import resolve
+from analysis.game import Placed, Tile, okey_of
+from analysis.game.tiles import tiles
 
 
 def _state(table: list[list[str]], rack: str, indicator: str = "R5") -> HandState:

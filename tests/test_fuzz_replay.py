@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from analysis import log
-from analysis.replay import replay_game
+from analysis.game import log
+from analysis.game import replay_game
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
 ODD = ["R1", "R7", "K13", "J", "B5", "Y12", "R6>K9", "K1>K1", "X9", "", 5, None, ["R1"], {"a": 1}]

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import check_conservation
-from analysis.log import iter_lines, read_lines
-from analysis.replay import replay_game
-from analysis.simulate import GameSpec, Player, play_game
+from analysis.game import check_conservation
+from analysis.game.log import iter_lines, read_lines
+from analysis.game import replay_game
+from analysis.selfplay import GameSpec, Player, play_game
 
 VARIANTS = ("101", "101-classic", "51")
 OVERRIDES = (

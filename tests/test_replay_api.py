@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from analysis import log
-from analysis.engine import IllegalMove, apply, check_conservation, new_hand
-from analysis.replay import replay_game
-from analysis.rules import RulesError, resolve
-from analysis.tiles import Tile, full_set, okey_of, tiles
+from analysis.game import log
+from analysis.game import IllegalMove, apply, check_conservation, new_hand
+from analysis.game import replay_game
+from analysis.game import RulesError, resolve
+from analysis.game import Tile, full_set, okey_of
+from analysis.game.tiles import tiles
 
 
 def _draw_discard_game(gid: str, seed: int, hands: int = 2, variant: str = "101") -> list[dict]:

@@ -15,8 +15,8 @@ import pytest
 from golden.build import KIT0, KIT1, tiles_of, without
 from golden.builder import LogFile, run
 
-from analysis.log import read_file
-from analysis.replay import replay_game
+from analysis.game import read_file
+from analysis.game import replay_game
 from analysis.review import CATEGORIES, GameReview, Mistake, review_game, severity, split_turns
 
 
@@ -304,7 +304,7 @@ def test_turns_run_from_the_draw_to_the_discard_for_every_seat(tmp_path: Path) -
 
 @pytest.mark.parametrize("variant", ["51", "101-classic"])
 def test_other_presets_review_without_errors(variant: str, tmp_path: Path) -> None:
-    from analysis.simulate import play_game, specs
+    from analysis.selfplay import play_game, specs
 
     [spec] = specs(1, variant=variant, bots=("solver", "random", "greedy", "random"), seed=3, hands=2)
     p = tmp_path / "g.jsonl"

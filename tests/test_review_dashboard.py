@@ -15,11 +15,13 @@ import apptest_helpers as ui
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from analysis import queries, store
-from analysis.review_practice import best_tiles, grade
-from analysis.review_store import analyze
-from analysis.simulate import GameSpec, Player, play_game
-from analysis.tiles import Tile
+from analysis.store import queries
+
+from analysis import store
+from analysis.review import best_tiles, grade
+from analysis.store import analyze
+from analysis.selfplay import GameSpec, Player, play_game
+from analysis.game import Tile
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<img src=x onerror=alert(2)>"

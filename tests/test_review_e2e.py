@@ -12,16 +12,21 @@ from typing import Any, ClassVar
 import pytest
 from store_logs import stored
 
-from analysis import bots, queries, store
-from analysis.bots import SolverBot, View
+from analysis.selfplay import bots
+
+from analysis.store import queries
+
+from analysis import store
+from analysis.players import SolverBot, View
 from analysis.cli import main
-from analysis.engine import new_hand
+from analysis.game import new_hand
 from analysis.review import SOLVER_VERSION
-from analysis.review_chance import chance_to_open, unseen_tiles
-from analysis.rules import PRESETS
-from analysis.simulate import GameSpec, Player, play_game
+from analysis.review import chance_to_open, unseen_tiles
+from analysis.game import PRESETS
+from analysis.selfplay import GameSpec, Player, play_game
 from analysis.solver import best_pairs_opening, best_points_opening
-from analysis.tiles import Tile, full_set, tiles
+from analysis.game import Tile, full_set
+from analysis.game.tiles import tiles
 
 EVIL = "<b>Mal</b>&"
 
@@ -178,7 +183,7 @@ def test_chance_is_none_once_opened_and_one_when_the_rack_already_opens() -> Non
     opens = replace(state, racks=tuple(full_rack if s == seat else r for s, r in enumerate(state.racks)))
     c = chance_to_open(opens, seat)
     assert c is not None and c.p == (1.0, 1.0, 1.0) and c.exact
-    from analysis.engine import Opening
+    from analysis.game import Opening
 
     done = replace(state, opened=(None, Opening("points", 105), None, None))
     assert chance_to_open(done, seat) is None
@@ -192,13 +197,13 @@ def test_unseen_tiles_are_only_what_the_seat_cannot_see() -> None:
 
 
 def test_parallel_analyze_writes_the_same_annotations_as_one_process(tmp_path: Path) -> None:
-    from analysis.simulate import specs, write_records
+    from analysis.selfplay import specs, write_records
 
     log = tmp_path / "two.jsonl"
     write_records([play_game(s) for s in specs(2, bots=("solver", "random", "greedy", "random"), seed=9, hands=2)],
                   str(log))
     db = tmp_path / "two.duckdb"
-    from analysis.review_store import analyze
+    from analysis.store import analyze
 
     con = store.connect(db, seed=False)
     try:

@@ -16,7 +16,7 @@ from golden import build
 from golden.build import KIT0, KIT1, KIT2, tiles_of, without
 from golden.builder import LogFile, physical, replay, run
 
-from analysis import tiles as T
+from analysis.game import tiles as T
 
 # ---------------------------------------------------------------------------------------------
 # helpers

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import IllegalMove, apply, new_hand
-from analysis.rules import resolve
-from analysis.tiles import Tile, tiles
+from analysis.game import IllegalMove, apply, new_hand
+from analysis.game import resolve
+from analysis.game import Tile
+from analysis.game.tiles import tiles
 
 
 def _group_with_okey_on_table():

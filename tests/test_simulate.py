@@ -12,16 +12,17 @@ from typing import ClassVar
 
 import pytest
 
-from analysis import simulate as S
-from analysis.bots import Bot, GreedyBot, View, make_bot, redact
+from analysis.selfplay import simulate as S
+from analysis.players import Bot, GreedyBot, View, redact
+from analysis.selfplay import make_bot
 from analysis.cli import main
-from analysis.engine import HandState, check_conservation
-from analysis.log import dumps, read_file
-from analysis.replay import replay_game
-from analysis.rules import resolve
-from analysis.simulate import GameRecord, GameSpec, Player, play_game, specs
-from analysis.simulate_cli import CAST, sample_specs
-from analysis.tiles import FALSE_OKEY, full_set
+from analysis.game import HandState, check_conservation
+from analysis.game import dumps, read_file
+from analysis.game import replay_game
+from analysis.game import resolve
+from analysis.selfplay import GameRecord, GameSpec, Player, play_game, specs
+from analysis.selfplay import CAST, sample_specs
+from analysis.game import FALSE_OKEY, full_set
 
 GREEDY4 = tuple(Player(f"G{i}", "greedy") for i in range(4))
 
@@ -74,7 +75,7 @@ def test_same_seed_same_bytes_under_different_hash_seeds(tmp_path: Path) -> None
     outs = []
     for h in ("1", "77"):
         out = tmp_path / f"h{h}.jsonl"
-        subprocess.run([sys.executable, "-m", "analysis.simulate_cli", "--games", "1", "--hands", "2", "--seed", "4",
+        subprocess.run([sys.executable, "-m", "analysis.cli", "simulate", "--games", "1", "--hands", "2", "--seed", "4",
                         "--bots", "solver,greedy,solver,random", "--quiet", "--out", str(out)],
                        check=True, env={**os.environ, "PYTHONHASHSEED": h}, capture_output=True)
         outs.append(out.read_bytes())

@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import pytest
 
-from analysis import solver_bot
-from analysis.simulate import GameSpec, Player, play_game
+from analysis.players import solver_bot
+from analysis.selfplay import GameSpec, Player, play_game
 
 TABLE = ("solver", "greedy", "random", "greedy")
 

@@ -11,12 +11,13 @@ from functools import lru_cache
 
 import pytest
 
-from analysis.engine import HandState, Opening, TableMeld
-from analysis.rules import PRESETS, resolve
-from analysis.solve_cli import solve_position, state_from_position
+from analysis.game import HandState, Opening, TableMeld
+from analysis.game import PRESETS, resolve
+from analysis.cli.solve import solve_position, state_from_position
 from analysis.solver import best_pairs_opening, best_points_opening, best_turn, rack_penalty, solve
-from analysis.tiles import FACES, FALSE_OKEY, Tile, parse_placed, tiles
-from analysis import melds as M
+from analysis.game import FACES, FALSE_OKEY, Tile, parse_placed
+from analysis.game.tiles import tiles
+from analysis.game import melds as M
 
 R101 = PRESETS["101"]
 CLASSIC = PRESETS["101-classic"]

@@ -1,4 +1,4 @@
-"""The compiled search (analysis/_kernel.c) against the pure-Python one it replaces (issue 3).
+"""The compiled search (analysis/solver/kernel.c) against the pure-Python one it replaces (issue 3).
 
 Both must give the same best score on every problem without table slots, and the kernel's plan
 must be a real placement: runs (M3), groups (M2) and pairs (M4) made of the problem's tiles and
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import solver_core as C
+from analysis.solver import search as C
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,9 +23,9 @@ pytestmark = pytest.mark.skipif(bool(os.environ.get("ISTAKA_PURE")),
 
 
 def test_the_kernel_is_built_and_up_to_date() -> None:
-    assert C._kernel is not None, "analysis/_kernel.c is not built: run pip install -e ."
-    so = Path(C._kernel.__file__)
-    src = ROOT / "analysis" / "_kernel.c"
+    assert C.KERNEL is not None, "analysis/solver/kernel.c is not built: run pip install -e ."
+    so = Path(C.KERNEL.__file__)
+    src = ROOT / "analysis" / "solver" / "kernel.c"
     assert so.stat().st_mtime >= src.stat().st_mtime, f"{so.name} is older than {src.name}: rebuild"
 
 
@@ -130,14 +130,14 @@ SEEDS = [(s, False) for s in range(6)] + [(100 + s, True) for s in range(6)]
 def test_kernel_matches_the_python_search(seed: int, table: bool) -> None:
     """Same best score as the Python search on 400 problems a seed, bare racks and with table
     lay-off slots (L1-L3), and every plan a real placement."""
-    assert C._kernel is not None
+    assert C.KERNEL is not None
     rng = random.Random(seed)
     for _ in range(400):
         p = _problem(rng)
         if table:
             p.run_slots, p.group_slots = _slots(rng)
         want = C.search_py(p)
-        got = C._kernel_search(p)
+        got = C.kernel_search(p)
         assert (want is None) == (got is None), (p, want, got)
         if got is None:
             continue
@@ -150,7 +150,7 @@ def test_kernel_plans_hold_at_the_edges_of_its_tables() -> None:
     """Three copies of a face, up to four okeys, run ends twelve long, two missing colours a
     table group: no crash, and every plan a real placement (the Python search is too slow to
     compare here)."""
-    assert C._kernel is not None
+    assert C.KERNEL is not None
     rng = random.Random(7)
     for _ in range(300):
         counts = [0] * 52
@@ -171,7 +171,7 @@ def test_kernel_plans_hold_at_the_edges_of_its_tables() -> None:
         p = C.Problem(counts, rng.randint(0, 4), (1, 2, 1, 5), rng.random() < 0.8,
                       rng.random() < 0.4, req, tuple(run_slots), groups)
         try:
-            sol = C._kernel_search(p)
+            sol = C.kernel_search(p)
         except OverflowError:  # search() then falls back to Python
             continue
         if sol is not None:
@@ -179,15 +179,15 @@ def test_kernel_plans_hold_at_the_edges_of_its_tables() -> None:
 
 
 def test_kernel_refuses_what_it_cannot_hold() -> None:
-    assert C._kernel is not None
+    assert C.KERNEL is not None
     with pytest.raises(ValueError):
-        C._kernel.search(bytes(51), 0, 1, 0, 1, 0, True, False, -1, [], [])
+        C.KERNEL.search(bytes(51), 0, 1, 0, 1, 0, True, False, -1, [], [])
     with pytest.raises(ValueError):
-        C._kernel.search(bytes(52), 5, 1, 0, 1, 0, True, False, -1, [], [])
+        C.KERNEL.search(bytes(52), 5, 1, 0, 1, 0, True, False, -1, [], [])
     with pytest.raises(ValueError):
-        C._kernel.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [(0, bytes([13]))], [])
+        C.KERNEL.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [(0, bytes([13]))], [])
     with pytest.raises(OverflowError):  # five table groups missing a colour at one number
-        C._kernel.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [], [(4, bytes([0]))] * 5)
+        C.KERNEL.search(bytes(52), 0, 1, 0, 1, 0, True, False, -1, [], [(4, bytes([0]))] * 5)
 
 
 def test_search_falls_back_to_python_past_the_kernel_tables() -> None:

@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("scipy")
 
-from analysis import melds as M  # noqa: E402
-from analysis.engine import HandState, Opening, TableMeld  # noqa: E402
-from analysis.rules import PRESETS  # noqa: E402
+from analysis.game import melds as M  # noqa: E402
+from analysis.game import HandState, Opening, TableMeld  # noqa: E402
+from analysis.game import PRESETS  # noqa: E402
 from analysis.solver import best_points_opening, best_turn  # noqa: E402
-from analysis.tiles import FACES, FALSE_OKEY, Placed, Tile, full_set, okey_of  # noqa: E402
+from analysis.game import FACES, FALSE_OKEY, Placed, Tile, full_set, okey_of  # noqa: E402
 from tests.solver_milp import milp_opening  # noqa: E402
 
 R101 = PRESETS["101"]

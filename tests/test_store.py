@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 from store_logs import lines, make_game, write_log
 
-from analysis import queries as Q
+from analysis.store import queries as Q
 from analysis import store
 from analysis.cli import main as cli_main
-from analysis.log import read_file
-from analysis.replay import replay_game
+from analysis.game import read_file
+from analysis.game import replay_game
 
 TABLES = ("games", "seats", "players", "hands", "hand_seats", "events", "penalties", "openings", "mismatches")
 
@@ -366,7 +366,7 @@ def test_first_use_of_the_default_database_fills_it_with_the_sample(tmp_path: Pa
     sample = tmp_path / "sample"
     sample.mkdir()
     write_log(sample / "s.jsonl", games[:3])
-    monkeypatch.setattr(store, "SAMPLE_DIR", sample)
+    monkeypatch.setattr(store.connection, "SAMPLE_DIR", sample)
     monkeypatch.setenv(store.ENV_DB, str(tmp_path / "data" / "istaka.duckdb"))
     with store.reading() as con:  # a reader on a fresh install creates it, then reads
         assert len(Q.list_games(con)) == 3

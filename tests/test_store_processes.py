@@ -18,9 +18,9 @@ import duckdb
 from store_logs import make_game, write_log
 from test_store import snapshot
 
-from analysis import queries as Q
+from analysis.store import queries as Q
 from analysis import store
-from analysis.log import read_file
+from analysis.game import read_file
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -33,7 +33,7 @@ def istaka(*args: str, **kw) -> subprocess.Popen:
 
 def reader(code: str) -> subprocess.Popen:
     """A dashboard-like process running ``code`` (with ``store``, ``Q`` and ``time`` imported)."""
-    prog = "import sys, time\nfrom analysis import store, queries as Q\n" + textwrap.dedent(code)
+    prog = "import sys, time\nfrom analysis import store\nfrom analysis.store import queries as Q\n" + textwrap.dedent(code)
     return subprocess.Popen([sys.executable, "-c", prog], cwd=REPO, env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 

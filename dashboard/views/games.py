@@ -8,7 +8,7 @@ import datetime as dt
 import pandas as pd
 import streamlit as st
 
-from analysis.queries import GAME_RESULTS
+from analysis.store.queries import GAME_RESULTS
 from dashboard import data, uploads
 from dashboard.i18n import t
 

@@ -8,8 +8,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from analysis.rules import PRESETS
-from analysis.tiles import COLOURS, FACES, Tile, full_set, okey_of
+from analysis.game import PRESETS
+from analysis.game import COLOURS, FACES, Tile, full_set, okey_of
 from dashboard import data, lab
 from dashboard.i18n import t
 from dashboard.replay_view import opening_html

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analysis.review_practice import best_tiles, grade
-from analysis.tiles import Tile
+from analysis.review import best_tiles, grade
+from analysis.game import Tile
 from dashboard import data
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm

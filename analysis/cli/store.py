@@ -1,0 +1,113 @@
+"""``istaka import``, ``istaka errors`` and ``istaka export``: the store from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from .common import UsageError, busy
+
+
+def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
+    db_help = "database file (default: $ISTAKA_DB, else data/istaka.duckdb)"
+    p = sub.add_parser("import", help="replay game logs and store them in the database",
+                       description="Import .jsonl / .jsonl.gz game logs (files, directories, globs). Every "
+                       "game is replayed by the engine first; each game is written whole or not at all.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, directories or globs")
+    p.add_argument("--db", help=db_help)
+    p.add_argument("--replace", action="store_true",
+                   help="overwrite a stored game whose id comes again with different content")
+    p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                   help="how long to wait for another process holding the database (default 10)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="replay in N worker processes (default: by the size of the import)")
+    p.add_argument("--batch", type=int, default=500, metavar="GAMES",
+                   help="whole games per transaction (1: one transaction per game)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    e = sub.add_parser("errors", help="list import errors and invalid games")
+    e.add_argument("--db", help=db_help)
+    e.add_argument("--file", help="only errors of this file")
+    e.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    x = sub.add_parser("export", help="write the database's tables as Parquet files")
+    x.add_argument("--parquet", required=True, metavar="DIR", help="directory for <table>.parquet")
+    x.add_argument("--db", help=db_help)
+    return {"import": busy(cmd_import), "errors": busy(cmd_errors), "export": busy(cmd_export)}
+
+
+def _connect(args: argparse.Namespace, read_only: bool = False) -> Any:
+    from analysis.store import StoreError, connect
+
+    try:
+        return connect(args.db, read_only=read_only, wait=getattr(args, "wait", None))
+    except StoreError as err:
+        if type(err).__name__ == "DatabaseBusy":
+            raise
+        raise UsageError(str(err)) from None
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from analysis.store import StoreError, expand_paths, import_paths
+
+    try:
+        expand_paths(args.paths)  # a mistyped path fails before the database is touched
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+    con = _connect(args)
+    try:
+        s = import_paths(con, args.paths, replace=args.replace, batch_games=max(1, args.batch),
+                         workers=args.jobs, progress=not args.no_progress and sys.stderr.isatty())
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+    finally:
+        con.close()
+    if args.json:
+        print(json.dumps(s.to_dict()))
+    else:
+        print(s.line())
+        if s.conflicts or s.failed or s.invalid:
+            print("see `istaka errors` for what went wrong and where")
+    return 1 if (s.conflicts or s.failed) else 0
+
+
+def cmd_errors(args: argparse.Namespace) -> int:
+    from analysis.store.queries import import_errors
+
+    con = _connect(args, read_only=True)
+    try:
+        df = import_errors(con)
+    finally:
+        con.close()
+    if args.file:
+        df = df[df.file == args.file]
+    for r in df.itertuples(index=False):
+        if args.json:
+            print(json.dumps({"file": r.file, "line": None if r.line != r.line or r.line is None else int(r.line),
+                              "game": r.game, "kind": r.kind, "rule": r.rule, "field": r.field,
+                              "message": r.message}, ensure_ascii=False))
+            continue
+        where = f"{r.file}:{int(r.line)}" if r.line == r.line and r.line is not None else r.file
+        game = f" game {r.game}" if r.game else ""
+        rule = f" [{r.rule}]" if r.rule else ""
+        print(f"{where}{game}: {r.kind}: {r.message}{rule}")
+    if not args.json:
+        print(f"{len(df)} errors")
+    return 1 if len(df) else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from analysis.store import export_parquet
+
+    con = _connect(args, read_only=True)
+    try:
+        paths = export_parquet(con, args.parquet)
+    finally:
+        con.close()
+    for p in paths:
+        print(p)
+    return 0

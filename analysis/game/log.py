@@ -1,0 +1,338 @@
+"""Reading and writing game logs, format version 1 (LOG_FORMAT.md).
+
+The reader never dies on one bad game: a line that is not JSON, lacks a field or has a wrong
+type makes its game unreadable and is reported with file, line and field; the other games in
+the file are still read. Rule checks are the engine's (see :mod:`analysis.replay`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+
+_loads: Callable[[str], Any]
+try:  # orjson parses several times faster; the standard library is the fallback
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from .rules import PRESETS, RulesError, resolve
+
+EVENT_TYPES = ("game", "hand", "show", "declare", "draw", "take", "return", "open", "meld",
+               "layoff", "swap", "takeback", "discard", "penalty", "end")
+SEATED = {"show", "declare", "draw", "take", "return", "open", "meld", "layoff", "swap", "takeback",
+          "discard", "penalty"}
+END_REASONS = ("finish", "exhausted", "void")
+# canonical field order per type (LOG_FORMAT "Events"); others follow, then t
+FIELDS: dict[str, tuple[str, ...]] = {
+    "game": ("variant", "rules", "players", "hands", "started", "site"),
+    "hand": ("starter", "indicator", "racks", "deck"),
+    "show": ("tile",), "declare": ("what",), "draw": ("tile",), "take": ("tile",),
+    "return": ("tile",), "open": ("melds", "pairs"), "meld": ("melds", "pairs"),
+    "layoff": ("meld", "tiles"), "swap": ("meld", "tiles"), "takeback": (),
+    "discard": ("tile",), "penalty": ("points", "reason"), "end": ("reason", "scores"),
+}
+
+
+class LogFormatError(ValueError):
+    """A line that breaks LOG_FORMAT v1 (not a rule: the engine reports those)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass
+class ReadError:
+    file: str
+    line: int | None
+    game: str | None
+    message: str
+    field: str | None = None
+    rule: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "game": self.game, "field": self.field,
+                "rule": self.rule, "message": self.message}
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        what = f" game {self.game}" if self.game else ""
+        fld = f" [{self.field}]" if self.field and f"{self.field!r}" not in self.message else ""
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{where}{what}:{fld} {self.message}{rule}"
+
+
+@dataclass
+class GameLog:
+    """One game's events as read, each with its line number."""
+
+    id: str
+    file: str
+    line: int
+    header: dict[str, Any]
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    error: ReadError | None = None
+
+    def content(self) -> list[dict[str, Any]]:
+        return [self.header] + [e for _, e in self.events]
+
+
+@dataclass
+class ReadResult:
+    games: list[GameLog]
+    errors: list[ReadError]
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _need(ev: dict[str, Any], name: str, check: Any, what: str) -> None:
+    if name not in ev:
+        raise LogFormatError(f"{ev['type']} event lacks field {name!r}", name)
+    if not check(ev[name]):
+        raise LogFormatError(f"field {name!r} of a {ev['type']} event must be {what}, got {ev[name]!r}", name)
+
+
+def _tile_list(x: Any) -> bool:
+    return isinstance(x, list) and all(isinstance(t, str) for t in x)
+
+
+def _groups(x: Any) -> bool:
+    return isinstance(x, list) and all(_tile_list(g) for g in x)
+
+
+_TILE_EVENTS = frozenset(("draw", "discard", "take", "return", "show"))
+
+
+def validate_event(ev: Any) -> dict[str, Any]:
+    """Check an event's shape (fields and types), not its legality."""
+    # fast path for the events that make up most of a log; anything unusual takes the slow
+    # path below, which says precisely what is wrong
+    if type(ev) is dict:
+        kind = ev.get("type")
+        if kind in _TILE_EVENTS:
+            h, s, t = ev.get("hand"), ev.get("seat"), ev.get("tile")
+            if (type(h) is int and h >= 1 and type(s) is int and 0 <= s <= 3 and type(t) is str
+                    and type(ev.get("game")) is str and ev["game"]
+                    and ("t" not in ev or type(ev["t"]) in (int, float))):
+                return ev
+    return _validate_slow(ev)
+
+
+def _validate_slow(ev: Any) -> dict[str, Any]:
+    if not isinstance(ev, dict):
+        raise LogFormatError(f"an event is a JSON object, got {type(ev).__name__}")
+    if "type" not in ev:
+        raise LogFormatError("event lacks field 'type'", "type")
+    kind = ev["type"]
+    if kind not in EVENT_TYPES:
+        raise LogFormatError(f"unknown event type {kind!r}", "type")
+    if not isinstance(ev.get("game"), str) or not ev.get("game"):
+        raise LogFormatError(f"{kind} event lacks field 'game' (a non-empty string)", "game")
+    if "t" in ev and not (isinstance(ev["t"], (int, float)) and not isinstance(ev["t"], bool)):
+        raise LogFormatError(f"field 't' must be milliseconds, got {ev['t']!r}", "t")
+    if kind == "game":
+        _need(ev, "variant", lambda x: isinstance(x, str), "a preset name")
+        _need(ev, "players", lambda x: isinstance(x, list) and len(x) == 4 and all(isinstance(p, str) for p in x),
+              "a list of 4 names")
+        if "rules" in ev and not isinstance(ev["rules"], dict):
+            raise LogFormatError(f"field 'rules' must be an object, got {ev['rules']!r}", "rules")
+        if "hands" in ev and not (_is_int(ev["hands"]) and ev["hands"] >= 1):
+            raise LogFormatError(f"field 'hands' must be a whole number >= 1, got {ev['hands']!r}", "hands")
+        for f in ("started", "site"):
+            if f in ev and not isinstance(ev[f], str):
+                raise LogFormatError(f"field {f!r} must be a string, got {ev[f]!r}", f)
+        try:
+            resolve(ev["variant"], ev.get("rules"))
+        except RulesError as e:
+            raise LogFormatError(str(e), "variant" if ev["variant"] not in PRESETS else "rules") from None
+        return ev
+    _need(ev, "hand", lambda x: _is_int(x) and x >= 1, "a hand number >= 1")
+    if kind in SEATED:
+        _need(ev, "seat", lambda x: _is_int(x) and 0 <= x <= 3, "a seat 0-3")
+    if kind == "hand":
+        _need(ev, "starter", lambda x: _is_int(x) and 0 <= x <= 3, "a seat 0-3")
+        _need(ev, "indicator", lambda x: isinstance(x, str), "a tile")
+        _need(ev, "racks", lambda x: isinstance(x, list) and len(x) == 4 and all(_tile_list(r) for r in x),
+              "4 lists of tiles")
+        if "deck" in ev:
+            _need(ev, "deck", _tile_list, "a list of tiles")
+    elif kind in ("show", "draw", "take", "return", "discard"):
+        _need(ev, "tile", lambda x: isinstance(x, str), "a tile")
+    elif kind == "declare":
+        _need(ev, "what", lambda x: isinstance(x, str), "a string")
+    elif kind in ("open", "meld"):
+        if "melds" not in ev and "pairs" not in ev:
+            raise LogFormatError(f"{kind} event lacks field 'melds' or 'pairs'", "melds")
+        for f in ("melds", "pairs"):
+            if f in ev and not _groups(ev[f]):
+                raise LogFormatError(f"field {f!r} must be a list of lists of tiles, got {ev[f]!r}", f)
+    elif kind in ("layoff", "swap"):
+        _need(ev, "meld", lambda x: _is_int(x) and x >= 0, "a table meld index")
+        _need(ev, "tiles", _tile_list, "a list of tiles")
+    elif kind == "penalty":
+        _need(ev, "points", _is_int, "a whole number")
+        if "reason" in ev and not isinstance(ev["reason"], str):
+            raise LogFormatError(f"field 'reason' must be a string, got {ev['reason']!r}", "reason")
+    elif kind == "end":
+        _need(ev, "reason", lambda x: x in END_REASONS, "finish, exhausted or void")
+        if "scores" in ev:
+            _need(ev, "scores", lambda x: isinstance(x, list) and len(x) == 4 and all(_is_int(v) for v in x),
+                  "4 whole numbers")
+    return ev
+
+
+def open_text(path: str | Path) -> TextIO:
+    p = Path(path)
+    if p.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(p, "rb"), encoding="utf-8")
+    return open(p, encoding="utf-8")
+
+
+def read_lines(lines: Iterable[str], file: str = "<input>") -> ReadResult:
+    """Group events into games; collect every format error without stopping."""
+    games: list[GameLog] = []
+    current: dict[str, GameLog] = {}
+    errors: list[ReadError] = []
+    pending_bad: list[tuple[int, str]] = []  # unparsable lines, attached once we know the game
+    last_game: str | None = None
+
+    def fail(g: GameLog, err: ReadError) -> None:
+        if g.error is None:
+            g.error = err
+
+    def attach_pending(next_game: str | None, next_is_header: bool) -> None:
+        for ln, msg in pending_bad:
+            # a broken line belongs to the game around it; one just before a new game's events
+            # (not its header) was most likely that game's header
+            target = last_game
+            if next_game is not None and next_game != last_game and not next_is_header:
+                target = next_game
+            g = current.get(target) if target else None
+            err = ReadError(file, ln, target, msg)
+            if g is None:
+                errors.append(err)
+                if target:
+                    orphans.add(target)
+            else:
+                fail(g, err)
+        pending_bad.clear()
+
+    orphans: set[str] = set()
+    for n, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            ev = _loads(text)
+        except json.JSONDecodeError as e:
+            pending_bad.append((n, f"not JSON: {e.msg} at column {e.colno}"))
+            continue
+        gid = ev.get("game") if isinstance(ev, dict) else None
+        is_header = isinstance(ev, dict) and ev.get("type") == "game"
+        if pending_bad:
+            attach_pending(gid if isinstance(gid, str) else None, is_header)
+        try:
+            validate_event(ev)
+        except LogFormatError as e:
+            target = gid if isinstance(gid, str) else last_game
+            g = current.get(target) if target else None
+            err = ReadError(file, n, target, str(e), e.field)
+            if is_header and isinstance(gid, str):
+                g = GameLog(gid, file, n, ev, error=err)
+                games.append(g)
+                current[gid] = g
+                last_game = gid
+            elif g is None:
+                errors.append(err)
+            else:
+                fail(g, err)
+            continue
+        assert isinstance(gid, str)  # validate_event checked it
+        if is_header:
+            g = GameLog(gid, file, n, ev)
+            games.append(g)
+            current[gid] = g
+            last_game = gid
+            continue
+        g = current.get(gid)
+        if g is None:
+            if gid not in orphans:
+                errors.append(ReadError(file, n, gid, f"{ev['type']} event before the game's 'game' event",
+                                        "type"))
+                orphans.add(gid)
+            continue
+        g.events.append((n, ev))
+        last_game = gid
+    if pending_bad:
+        attach_pending(None, False)
+    # a game id seen again: identical content is the same game, different content is reported
+    seen: dict[str, GameLog] = {}
+    kept: list[GameLog] = []
+    for g in games:
+        first = seen.get(g.id)
+        if first is None:
+            seen[g.id] = g
+            kept.append(g)
+        elif first.content() != g.content():
+            errors.append(ReadError(file, g.line, g.id, f"game id {g.id!r} seen again (first at line "
+                                    f"{first.line}) with different content; not merged", "game"))
+    for g in kept:
+        if g.error is not None:
+            errors.append(g.error)
+    return ReadResult([g for g in kept if g.error is None], errors)
+
+
+def read_file(path: str | Path) -> ReadResult:
+    """Read one .jsonl or .jsonl.gz file; an unreadable file raises OSError."""
+    with open_text(path) as fh:
+        try:
+            return read_lines(fh, str(path))
+        except UnicodeDecodeError as e:
+            return ReadResult([], [ReadError(str(path), None, None, f"not UTF-8 text: {e}")])
+        except (EOFError, gzip.BadGzipFile) as e:
+            return ReadResult([], [ReadError(str(path), None, None, f"broken gzip file: {e}")])
+
+
+def canonical_event(ev: dict[str, Any]) -> dict[str, Any]:
+    """The event with its fields in canonical order (type, game, hand, seat, fields, extras, t)."""
+    kind = ev["type"]
+    out: dict[str, Any] = {"type": kind, "game": ev["game"]}
+    for k in ("hand", "seat"):
+        if k in ev:
+            out[k] = ev[k]
+    for k in FIELDS.get(kind, ()):
+        if k in ev:
+            out[k] = ev[k]
+    for k in sorted(ev):
+        if k not in out and k != "t":
+            out[k] = ev[k]
+    if "t" in ev:
+        out["t"] = ev["t"]
+    return out
+
+
+def dumps(ev: dict[str, Any]) -> str:
+    return json.dumps(canonical_event(ev), ensure_ascii=False, separators=(",", ":"))
+
+
+def iter_lines(games: Iterable[GameLog]) -> Iterator[str]:
+    for g in games:
+        for ev in g.content():
+            yield dumps(ev) + "\n"
+
+
+def write(games: Iterable[GameLog], out: TextIO) -> None:
+    """Write games as canonical v1 JSON Lines."""
+    out.writelines(iter_lines(games))
+
+
+def write_events(events: Iterable[dict[str, Any]], out: TextIO) -> None:
+    out.writelines(dumps(e) + "\n" for e in events)

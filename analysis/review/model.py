@@ -1,0 +1,156 @@
+"""The review's model: categories, severities, decisions and mistakes. Move review: every turn of every seat graded against the solver, from that seat's own view.
+
+A *decision point* is one turn of one seat: the draw-or-take choice, what was placed, and the
+discard. The solver sees only what the seat sees (its rack, the table, the discard piles, who
+opened with what); nothing here reads another rack or the deck.
+
+Costs are in points, measured as the seat's **exposure**: what it would be written if the hand
+ended right after its placing (E5): the unopened penalty (202) for an unopened seat, else its
+rack's E5 value (doubled for a pairs opener, +101 per okey), less the siler (O8) an opening
+earns. A mistake's cost is the exposure it played minus the best exposure the solver finds for
+the same choice, or the penalty points a rule charged (X2-X7). Categories are in
+:data:`CATEGORIES` (the README's "Review" section documents each with its cost).
+"""
+
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# The grading's own number, bumped by hand when the rules of grading change, and a digest of the
+# solver's and the review's sources, so that any change to them re-annotates (`istaka analyze`
+# redoes every game annotated by another version).
+REVIEW_RULES = 1
+
+
+def _sources_digest() -> str:
+    root = Path(__file__).resolve().parents[1]
+    files = sorted((root / "solver").glob("*.py")) + [root / "solver" / "_kernel.c"]
+    files += [root / "review" / name for name in ("model.py", "options.py", "grade.py")]
+    h = hashlib.sha256()
+    for p in files:
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            h.update(p.name.encode())
+    return h.hexdigest()[:10]
+
+
+SOLVER_VERSION = f"review-{REVIEW_RULES}/{_sources_digest()}"
+
+CATEGORIES: dict[str, str] = {
+    "missed_opening": "could reach the opening threshold this turn (melds or pairs) and did not open",
+    "weaker_opening": "opened with a lower value, or left a higher rack, than the best opening of the same kind",
+    "missed_take": "did not take the previous discard though it would have opened, and did not open",
+    "missed_layoff": "an opened seat left tiles in its rack that lay-offs or new melds/pairs could place",
+    "missed_swap": "an opened seat did not take an okey from the table when the best turn does (S1, S2)",
+    "missed_finish": "the best turn finishes the hand and the seat did not finish",
+    "okey_discard": "discarded an okey though another tile was free of penalty (X3)",
+    "layoff_discard": "discarded a tile a table meld would take though another tile was free of penalty (X4)",
+    "fed_opening": "the next player took this discard and opened with it (X5; seen only in hindsight)",
+    "okey_kept": "the hand ended with an okey in an opened seat's rack that its last turn could place (E5)",
+    "pairs_over_melds": "opened with pairs where a melds opening left a lower exposure",
+    "melds_over_pairs": "opened with melds where a pairs opening left a lower exposure",
+    "failed_opening": "took back an opening or several lay-offs and was charged for it (X2, X7)",
+}
+
+SEVERITY = ((100, "blunder"), (30, "mistake"), (1, "inaccuracy"), (0, "note"))
+
+
+def severity(cost: int) -> str:
+    """blunder (>= 100 points), mistake (>= 30), inaccuracy (> 0), note (0: flagged, no cost)."""
+    for floor, name in SEVERITY:
+        if cost >= floor:
+            return name
+    return "note"
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    category: str
+    seat: int
+    cost: int
+    step: int  # the step to look at in the replay (the position before the decision)
+    line: int
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def severity(self) -> str:
+        return severity(self.cost)
+
+
+@dataclass
+class Decision:
+    """One turn of one seat: what was played, what was best, and the mistakes found."""
+
+    ord: int
+    hand: int
+    seat: int
+    turn: int  # 0, 1, ... within the hand
+    start: int  # step where the seat holds its tiles to play (after the draw or take)
+    end: int  # step of its discard (or the hand's last step)
+    line: int
+    choice: str  # start (the starter's first turn), draw, take, returned (took, gave back, drew)
+    take_opens: bool | None  # would the previous discard have opened (None: no discard to take)
+    opened_before: bool
+    played: dict[str, Any]
+    best: dict[str, Any]
+    exposure_played: int
+    exposure_best: int
+    mistakes: list[Mistake] = field(default_factory=list)
+
+    @property
+    def cost(self) -> int:
+        return sum(m.cost for m in self.mistakes)
+
+    @property
+    def agrees(self) -> bool:
+        return not self.mistakes
+
+
+@dataclass
+class HandReview:
+    ord: int
+    hand: int
+    result: str
+    decisions: list[Decision] = field(default_factory=list)
+
+    @property
+    def mistakes(self) -> list[Mistake]:
+        return [m for d in self.decisions for m in d.mistakes]
+
+
+@dataclass
+class GameReview:
+    game: str
+    variant: str
+    players: list[str]
+    hands: list[HandReview] = field(default_factory=list)
+    version: str = SOLVER_VERSION
+
+    @property
+    def decisions(self) -> list[Decision]:
+        return [d for h in self.hands for d in h.decisions]
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: decisions, agreement with the best (%), cost, cost per hand, mistakes by category."""
+        out = []
+        n_hands = max(1, sum(1 for h in self.hands if h.decisions))
+        for s in range(4):
+            ds = [d for d in self.decisions if d.seat == s]
+            cats: dict[str, int] = {}
+            for d in ds:
+                for m in d.mistakes:
+                    cats[m.category] = cats.get(m.category, 0) + 1
+            cost = sum(d.cost for d in ds)
+            out.append({"seat": s, "player": self.players[s] if s < len(self.players) else f"#{s}",
+                        "decisions": len(ds), "agreement": 100.0 * sum(d.agrees for d in ds) / len(ds) if ds else None,
+                        "cost": cost, "cost_per_hand": cost / n_hands, "mistakes": sum(cats.values()),
+                        "by_category": cats})
+        return out
+
+
+# ---- the solver, cached per position and skipped when the verdict cannot change ---------------

@@ -1,0 +1,13 @@
+"""Self-play: the game loop that drives the engine with bots, seeding, the bot registry and the
+sample set.
+
+Imports :mod:`analysis.game`, :mod:`analysis.solver` and :mod:`analysis.players`. Every move goes
+through ``analysis.game.apply``, so a self-play log is legal by construction and replays the same.
+"""
+
+from .bots import BOTS, make_bot
+from .sample import CAST, SAMPLE_GAMES, SAMPLE_SEED, SAMPLE_TABLES, sample_specs
+from .simulate import GameRecord, GameSpec, Player, play_game, run, specs, write_records
+
+__all__ = ["BOTS", "CAST", "SAMPLE_GAMES", "SAMPLE_SEED", "SAMPLE_TABLES", "GameRecord", "GameSpec", "Player",
+           "make_bot", "play_game", "run", "sample_specs", "specs", "write_records"]

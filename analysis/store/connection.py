@@ -1,0 +1,83 @@
+"""Connections as the library and the dashboard use them: a database created, migrated and, at
+the default location, filled with ``data/sample/`` on first use; readers open, read and close.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+from .db import (
+    LATEST,
+    LOCK_WAIT,
+    READ_WAIT,
+    SAMPLE_DIR,
+    StoreError,
+    db_path,
+    migrate,
+    open_connection,
+    schema_version,
+)
+from .importer import import_paths
+
+
+def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
+            wait: float | None = None, seed: bool | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the database, creating and migrating it when needed.
+
+    A new database at the default location ($ISTAKA_DB, else data/istaka.duckdb) is filled with
+    data/sample/ first (``seed``). A read-only open of a missing or outdated database first
+    creates or migrates it read-write, then reopens it read-only. Lock conflicts are retried for
+    ``wait`` seconds, then raise :class:`DatabaseBusy`.
+    """
+    p = db_path(path)
+    if seed is None:  # the default database (or $ISTAKA_DB), however it was named
+        seed = p.resolve() == db_path().resolve()
+    if wait is None:
+        wait = READ_WAIT if read_only else LOCK_WAIT
+    if read_only:
+        if p.exists():
+            con = open_connection(p, True, wait)
+            try:
+                if schema_version(con) >= LATEST:
+                    return con
+            except BaseException:
+                con.close()
+                raise
+            con.close()
+        _open_writable(p, wait, seed).close()
+        return open_connection(p, True, wait)
+    return _open_writable(p, wait, seed)
+
+
+def _open_writable(p: Path, wait: float, seed: bool) -> duckdb.DuckDBPyConnection:
+    fresh = not p.exists()
+    if fresh:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    con = open_connection(p, False, wait)
+    try:
+        version = schema_version(con)
+        if version > LATEST:
+            raise StoreError(f"database {p} has schema version {version}, newer than this code ({LATEST})")
+        migrate(con)
+        if fresh and seed and SAMPLE_DIR.is_dir():
+            import_paths(con, [str(SAMPLE_DIR)])
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+@contextlib.contextmanager
+def reading(path: str | os.PathLike[str] | None = None, wait: float | None = None
+            ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection for one burst of reads, closed after: an import can run between."""
+    con = connect(path, read_only=True, wait=wait)
+    try:
+        yield con
+    finally:
+        con.close()

@@ -1,0 +1,287 @@
+"""The import: files to replayed games to the store, with its guarantees (README "Store").
+
+Files are read and replayed in worker processes (:func:`prepare_file`); the parent decides per
+game (new, unchanged, conflict) and writes whole games per transaction (:mod:`analysis.store_rows`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob as globmod
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analysis.game import ReadError, read_file
+from analysis.game import replay_game
+
+from .db import StoreError
+from .rows import (
+    GameRows,
+    Tables,
+    game_checksum,
+    game_rows,
+    next_gid,
+    take_games,
+    to_tables,
+    write_tables,
+)
+
+# ---- import -------------------------------------------------------------------------------
+
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+
+def expand_paths(paths: Iterable[str]) -> list[Path]:
+    """Files, directories (searched recursively for .jsonl/.jsonl.gz) and globs, in a stable order."""
+    out: list[Path] = []
+    for raw in paths:
+        matches = [Path(m) for m in sorted(globmod.glob(raw, recursive=True))] if globmod.has_magic(raw) else [Path(raw)]
+        if not matches or not all(m.exists() for m in matches):
+            raise StoreError(f"no such file or directory: {raw}")
+        for m in matches:
+            if m.is_dir():
+                out.extend(sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(LOG_SUFFIXES)))
+            else:
+                out.append(m)
+    seen: set[Path] = set()
+    unique = []
+    for p in out:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            unique.append(p)
+    return unique
+
+
+@dataclass
+class Entry:
+    """One game of a file: ``status`` new (replayed, rows in the file's tables), unchanged or conflict."""
+
+    game: str
+    checksum: str
+    line: int
+    status: str
+    valid: bool = True
+    gid: int = 0
+    span: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass
+class FilePrep:
+    """A file read and its new games replayed into column tables (made in a worker process)."""
+
+    file: str
+    checksum: str
+    bytes: int
+    errors: list[ReadError]
+    games: list[Entry]
+    tables: Tables
+    events: int = 0
+
+
+_KNOWN: dict[str, str] = {}
+
+
+def _init_worker(known: dict[str, str]) -> None:
+    global _KNOWN
+    _KNOWN = known
+
+
+def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False) -> FilePrep:
+    """Read a file and replay every game the database does not hold yet (``known``: id -> checksum)."""
+    known = _KNOWN if known is None else known
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+        rr = read_file(p)
+    except OSError as e:  # the file, not a game: reported, and the other files still go in
+        err = ReadError(str(path), None, None, f"cannot read the file: {e.strerror or e}")
+        return FilePrep(str(path), "", 0, [err], [], to_tables([])[0], 0)
+    entries: list[Entry] = []
+    new: list[GameRows] = []
+    events = 0
+    for g in rr.games:
+        events += len(g.events) + 1
+        cs = game_checksum(g)
+        have = known.get(g.id)
+        if have == cs:
+            entries.append(Entry(g.id, cs, g.line, "unchanged"))
+        elif have is not None and not replace:
+            entries.append(Entry(g.id, cs, g.line, "conflict"))
+        else:
+            rows = game_rows(g, replay_game(g, keep_steps=False), cs)
+            entries.append(Entry(g.id, cs, g.line, "new", rows.valid))
+            new.append(rows)
+    tables, spans = to_tables(new)
+    for entry, sp in zip((x for x in entries if x.status == "new"), spans, strict=True):
+        entry.span = sp
+    return FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), rr.errors, entries, tables, events)
+
+
+def _prepare_remote(args: tuple[str, bool]) -> FilePrep:
+    return prepare_file(args[0], None, args[1])
+
+
+@dataclass
+class ImportSummary:
+    files: int = 0
+    games: int = 0
+    events: int = 0
+    stored: int = 0
+    unchanged: int = 0
+    conflicts: int = 0
+    invalid: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        return (f"{self.files} files, {self.games} games ({self.events} events) in {self.seconds:.1f}s: "
+                f"{self.stored} stored, {self.unchanged} unchanged, {self.conflicts} conflicts, "
+                f"{self.invalid} invalid, {self.failed} failed")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int) -> Iterator[FilePrep]:
+    if workers <= 1 or len(files) < 2:
+        for f in files:
+            yield prepare_file(f, known, replace)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn: never fork a process that has DuckDB's threads running
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker, initargs=(known,)) as ex:
+        yield from ex.map(_prepare_remote, [(str(f), replace) for f in files], chunksize=1)
+
+
+def default_workers(files: Sequence[Path]) -> int:
+    """Replay in worker processes only when there is enough to gain over their start-up."""
+    # ~8 MB of JSON Lines is some 80,000 events, a few seconds of replay; gzip packs ~8x
+    size = sum(f.stat().st_size * (8 if f.name.endswith(".gz") else 1) for f in files)
+    if len(files) < 2 or size < 8_000_000:
+        return 1
+    return max(1, min(os.cpu_count() or 1, len(files), 8))
+
+
+def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replace: bool = False,
+                 batch_games: int = 500, workers: int | None = None, progress: bool = False) -> ImportSummary:
+    """Import log files into the store; see the module docstring for the guarantees.
+
+    A transaction holds up to ``batch_games`` whole games of one file (1: a transaction per
+    game), and the file's import record goes with its last games. A transaction that fails is
+    rolled back and its games retried one per transaction, so a bad game never takes good ones
+    along; a game that still cannot be written is reported (kind ``store``), not half-written.
+    """
+    t0 = time.perf_counter()
+    files = expand_paths(paths)
+    summary = ImportSummary(files=len(files))
+    known: dict[str, str] = dict(con.execute("SELECT game, checksum FROM games").fetchall())
+    gids = [next_gid(con)]  # the next game number, shared by the files of this import
+    if workers is None:
+        workers = default_workers(files)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, desc="import",
+                   leave=False)
+    try:
+        for prep in _preps(files, known, replace, workers):
+            _import_file(con, prep, known, replace, batch_games, summary, gids)
+            if bar is not None:
+                bar.update(prep.bytes)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str, str], replace: bool,
+                 batch_games: int, summary: ImportSummary, gids: list[int]) -> None:
+    import_id = con.execute("SELECT nextval('import_ids')").fetchall()[0][0]
+    started = datetime.now()
+    n = {"games": 0, "stored": 0, "unchanged": 0, "conflicts": 0, "invalid": 0, "failed": 0}
+    errs: list[tuple[Any, ...]] = [(import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message)
+                                   for e in prep.errors]
+    n["failed"] = len({e.game if e.game is not None else ("", e.line) for e in prep.errors})
+    pending: list[Entry] = []
+    replacing: set[str] = set()
+
+    def flush(extra: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+        batch = list(pending)
+        pending.clear()
+        rep = [e.game for e in batch if e.game in replacing]
+        try:
+            write_tables(con, take_games(prep.tables, [e.span for e in batch], [e.gid for e in batch]), import_id, rep,
+                         extra)
+            return
+        except duckdb.Error as err:
+            if len(batch) == 1:
+                fail(batch[0], str(err))
+                batch = []
+        for e in batch:  # one game per transaction now
+            try:
+                write_tables(con, take_games(prep.tables, [e.span], [e.gid]), import_id,
+                             [e.game] if e.game in replacing else [])
+            except duckdb.Error as err:
+                fail(e, str(err))
+        if extra is not None:
+            write_tables(con, {}, import_id, (), extra)
+
+    def fail(e: Entry, msg: str) -> None:
+        n["stored"] -= 1
+        n["invalid"] -= not e.valid
+        n["failed"] += 1
+        known.pop(e.game, None)
+        errs.append((import_id, prep.file, e.line, e.game, "store", None, None, f"could not be stored: {msg}"))
+
+    for e in prep.games:
+        n["games"] += 1
+        have = known.get(e.game)
+        if have == e.checksum:
+            n["unchanged"] += 1
+            continue
+        if e.status == "conflict" or (have is not None and not replace):
+            n["conflicts"] += 1
+            msg = (f"game {e.game!r} is already stored with different content; not merged "
+                   f"(import with --replace to overwrite it)")
+            errs.append((import_id, prep.file, e.line, e.game, "conflict", None, "game", msg))
+            continue
+        if e.status == "unchanged":  # its id was stored from another file earlier in this run
+            n["unchanged"] += 1
+            continue
+        if have is not None:
+            replacing.add(e.game)
+        e.gid = gids[0]
+        gids[0] += 1
+        pending.append(e)
+        known[e.game] = e.checksum
+        n["stored"] += 1
+        n["invalid"] += not e.valid
+        if len(pending) >= batch_games:
+            flush()
+
+    def record(c: duckdb.DuckDBPyConnection) -> None:
+        # a file's errors are those of its latest import
+        c.execute("DELETE FROM import_errors WHERE file = ?", [prep.file])
+        c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(), n["games"],
+                   prep.events, n["stored"], n["unchanged"], n["conflicts"], n["invalid"], n["failed"]])
+        if errs:
+            c.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", errs)
+
+    flush(record)
+    for k, v in n.items():
+        setattr(summary, k, getattr(summary, k) + v)
+    summary.events += prep.events
