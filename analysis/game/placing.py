@@ -173,8 +173,10 @@ def on_layoff(state: HandState, ev: Mapping[str, Any]) -> HandState:
         raise IllegalMove(f"seat {seat} must keep a tile to discard", "P5")
     s = start_placing(state)
     op = s.opened[seat]
-    if s.opened_this_turn and op is not None:
-        op = Opening(op.kind, op.value + M.value(ts))  # O1: same-turn lay-offs count
+    if s.opened_this_turn and op is not None and op.kind == "points":
+        # O1: same-turn lay-offs count towards a points opening; O4: a pairs opening's value is
+        # its number of pairs, always, so they move neither threshold (O2, O3) nor siler (O8)
+        op = Opening(op.kind, op.value + M.value(ts))
     return evolve(s, racks=replace_at(s.racks, seat, rack),
                    table=replace_at(s.table, m.index, TableMeld(m.index, m.owner, m.kind, new_tiles, placers)),
                    opened=replace_at(s.opened, seat, op), end_counts=tuple(counts.items()),
