@@ -1,7 +1,8 @@
-"""The solver against an independent integer program (scipy.optimize.milp) on 1,200 random
+"""The solver against an independent integer program (scipy.optimize.milp) on 1,380 random
 positions: real 22-tile deals, dense racks (two colours and both okeys), positions with table
-melds to lay off onto (L2, L3, L6), taken discards (P2) and opened players' turns. Zero
-disagreements allowed on (value, rack penalty, tiles left)."""
+melds to lay off onto (L2, L3, L6), taken discards (P2), opened players' turns, and opened turns
+with okeys on the table to take (S1, S2). Zero disagreements allowed on (value, rack penalty,
+tiles left)."""
 
 from __future__ import annotations
 
@@ -119,3 +120,30 @@ def test_opened_turns_match_the_integer_program(block: int) -> None:
         plan = best_turn(st, 0)
         want = milp_opening(rack, okey, table=table, mode="turn")
         assert (plan.penalty, len(plan.left)) == want[1:], ([str(t) for t in rack], plan.to_dict(), want)
+
+
+@pytest.mark.parametrize("block", range(3))
+def test_opened_turns_with_okey_swaps_match_the_integer_program_S1_S2(block: int) -> None:
+    """Points openers with okeys on the table and the tiles they stand for in the rack: swaps (S1;
+    S2, a group of three completed to four colours) are scored on the rack they leave, and a
+    freed okey that is not placed again is charged (E5). Small racks make P5 bind; every third
+    position is an opening turn without lay-offs (101-classic, L6), where swaps stay allowed."""
+    rng = random.Random(5000 + block)
+    for i in range(60):
+        rack, okey, rest = deal(rng, rng.choice((0, 1, 2, 4, 8, 13)))
+        rack = [t for t in rack if t != okey]  # the okeys lie on the table
+        table = random_table(rng, okey, rng.randint(1, 8), okeys=2)
+        rack += [FALSE_OKEY if p.face == okey else p.face  # T5: J is the okey's own face
+                 for m in table for p in m.tiles if p.wild and rng.random() < 0.8]
+        rack = [t for k, t in enumerate(rack) if rack[:k].count(t) < 2]  # T1
+        rack = rack or [next(t for t in rest if t != okey)]
+        l6 = i % 3 == 2
+        st = HandState(rules=PRESETS["101-classic"] if l6 else R101, hand=1, starter=0, indicator=okey,
+                       okey=okey, racks=(tuple(rack), (), (), ()), deck=None, deck_count=40,
+                       discards=((), (), (), ()), table=table,
+                       opened=(Opening("points", 120), None, None, None), turn=0, phase="play",
+                       opened_this_turn=l6)
+        plan = best_turn(st, 0)
+        want = milp_opening(rack, okey, table=() if l6 else table, mode="turn", swaps=table)
+        assert (plan.penalty, len(plan.left)) == want[1:], ([str(t) for t in rack], str(okey), l6,
+                                                           [str(m) for m in table], plan.to_dict(), want)

@@ -38,8 +38,11 @@ def _swap_atoms(table: tuple["TableMeld | None", ...], okey: Tile) -> list[tuple
 
 def _turn_problem(state: "HandState", seat: int, weights: C.Weights,
                   swapped: tuple) -> tuple[C.Problem, int, int, tuple[list, list[Tile]]]:
-    """The placement problem after the swaps ``swapped``: (problem, tiles in rack, weight of the
-    tiles put in, (swaps as (meld, tiles), the rack after them))."""
+    """The placement problem after the swaps ``swapped``: (problem, tiles in rack, weight the
+    swaps take out of the rack, (swaps as (meld, tiles), the rack after them)).
+
+    The weight out is the tiles put in less the okeys freed: a freed okey comes into the rack and,
+    unless the plan places it again, stays there and is charged like any okey kept (E5)."""
     rules, okey = state.rules, state.okey
     op = state.opened[seat]
     counts, wilds = encode(state.racks[seat], okey)
@@ -56,6 +59,7 @@ def _turn_problem(state: "HandState", seat: int, weights: C.Weights,
             given_w += ar * (f % 13 + 1) + br
             rack.remove(t)
         wilds += freed
+        given_w -= freed * weights[3]  # turn weights: a wild tile weighs bw wherever it stands
         rack.extend([okey] * freed)
         n_tiles += freed - len(faces)
         swaps.append((meld, given))
@@ -104,7 +108,7 @@ def best_turn(state: "HandState", seat: int) -> TurnPlan:
         found = search_keep_one(p, n_tiles)
         if found is None:
             continue
-        total = found.score + given_w
+        total = found.score + given_w  # the same rack-penalty scale for every swap set
         if best is None or total > best[0]:
             best = (total, found, after)
     assert best is not None
