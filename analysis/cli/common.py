@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 
 class UsageError(Exception):
@@ -26,3 +28,37 @@ def busy(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespac
             return EXIT_BUSY
     run.__doc__ = fn.__doc__
     return run
+
+
+CLUSTER_HELP = ("do the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or local:N "
+                "(N worker processes on this machine for this run); this process stays the only writer")
+
+
+def add_cluster(parser: argparse.ArgumentParser) -> None:
+    """The ``--cluster ADDRESS`` option of import, analyze, simulate and match."""
+    parser.add_argument("--cluster", metavar="ADDRESS", help=CLUSTER_HELP)
+
+
+@contextlib.contextmanager
+def cluster_of(args: argparse.Namespace) -> Iterator[Any]:
+    """The cluster ``--cluster`` names, open for the command's run (None without the flag).
+
+    Opened before the database is touched, so a wrong address or a worker with other code
+    (refused by version digest) changes nothing; cluster errors are usage errors (exit 2).
+    """
+    address = getattr(args, "cluster", None)
+    if not address:
+        yield None
+        return
+    from analysis.store import Cluster, ClusterError
+
+    try:
+        cluster = Cluster.open(address)
+    except ClusterError as err:
+        raise UsageError(str(err)) from None
+    try:
+        yield cluster
+    except ClusterError as err:  # during the run: a task that kills every worker it meets, none left
+        raise UsageError(str(err)) from None
+    finally:
+        cluster.close()

@@ -9,6 +9,7 @@ Also runnable as ``python -m analysis.cli simulate ...``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from analysis.selfplay import (
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .common import UsageError
+    from .common import UsageError, cluster_of
 
     if args.sample:
         todo = sample_specs(args.games or SAMPLE_GAMES, args.seed if args.seed is not None else SAMPLE_SEED)
@@ -48,24 +49,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         todo = specs(args.games, variant=args.variant, rules=overrides, bots=bots,
                      seed=args.seed if args.seed is not None else 0, hands=args.hands)
         out = args.out or "-"
-    recs = run(todo, jobs=max(1, args.jobs), progress=not args.quiet)
-    if out == "-":
-        refused = 0
-        for rec in recs:
-            sys.stdout.writelines(rec.lines())
-            refused += rec.refused
-        games = len(todo)
-    else:
-        try:
-            games, refused = write_records(recs, out)
-        except OSError as e:
-            raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
-        print(f"{games} games written to {out}" + (f" ({refused} bot moves refused by the engine)" if refused else ""),
-              file=sys.stderr)
+    with cluster_of(args) as cluster:  # one task per game, written here in order: the same bytes as without
+        mapper = None if cluster is None else functools.partial(
+            cluster.map, progress=not args.quiet, desc="simulate", total=len(todo))
+        recs = run(todo, jobs=max(1, args.jobs), progress=not args.quiet and cluster is None, mapper=mapper)
+        if out == "-":
+            refused = 0
+            for rec in recs:
+                sys.stdout.writelines(rec.lines())
+                refused += rec.refused
+            games = len(todo)
+        else:
+            try:
+                games, refused = write_records(recs, out)
+            except OSError as e:
+                raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
+            print(f"{games} games written to {out}" + (f" ({refused} bot moves refused by the engine)" if refused else ""),
+                  file=sys.stderr)
     return 0 if refused == 0 else 1
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
+    from .common import add_cluster
+
     p = sub.add_parser("simulate", help="self-play games by bots, written as v1 game logs")
     p.add_argument("--games", type=int, help="how many games (sample: 60)")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
@@ -77,6 +83,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--out", help="FILE.jsonl or FILE.jsonl.gz (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_cluster(p)
     p.add_argument("--sample", action="store_true",
                    help="the committed sample set (data/sample/): fixed cast, presets, dates")
     return {"simulate": cmd_simulate}

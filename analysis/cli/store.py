@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .common import UsageError, busy
+from .common import UsageError, add_cluster, busy, cluster_of
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -28,6 +28,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
                    help="whole games per transaction (1: one transaction per game)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_cluster(p)
 
     e = sub.add_parser("errors", help="list import errors and invalid games")
     e.add_argument("--db", help=db_help)
@@ -36,6 +37,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
 
     x = sub.add_parser("export", help="write the database's tables as Parquet files")
     x.add_argument("--parquet", required=True, metavar="DIR", help="directory for <table>.parquet")
+    x.add_argument("--partition", metavar="KEYS",
+                   help="a Parquet lake instead: DIR/<table>/variant=.../month=.../*.parquet, hive-partitioned "
+                   "by these keys (variant, month, year, site), readable with ISTAKA_DB=DIR")
     x.add_argument("--db", help=db_help)
     return {"import": busy(cmd_import), "errors": busy(cmd_errors), "export": busy(cmd_export)}
 
@@ -58,14 +62,16 @@ def cmd_import(args: argparse.Namespace) -> int:
         expand_paths(args.paths)  # a mistyped path fails before the database is touched
     except StoreError as err:
         raise UsageError(str(err)) from None
-    con = _connect(args)
-    try:
-        s = import_paths(con, args.paths, replace=args.replace, batch_games=max(1, args.batch),
-                         workers=args.jobs, progress=not args.no_progress and sys.stderr.isatty())
-    except StoreError as err:
-        raise UsageError(str(err)) from None
-    finally:
-        con.close()
+    with cluster_of(args) as cluster:
+        con = _connect(args)
+        try:
+            s = import_paths(con, args.paths, replace=args.replace, batch_games=max(1, args.batch),
+                             workers=args.jobs, progress=not args.no_progress and sys.stderr.isatty(),
+                             cluster=cluster)
+        except StoreError as err:
+            raise UsageError(str(err)) from None
+        finally:
+            con.close()
     if args.json:
         print(json.dumps(s.to_dict()))
     else:
@@ -101,11 +107,17 @@ def cmd_errors(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from analysis.store import export_parquet
+    from analysis.store import StoreError, export_lake, export_parquet, parse_partition
 
+    try:
+        keys = parse_partition(args.partition) if args.partition else None
+    except StoreError as err:
+        raise UsageError(str(err)) from None
     con = _connect(args, read_only=True)
     try:
-        paths = export_parquet(con, args.parquet)
+        paths = export_parquet(con, args.parquet) if keys is None else export_lake(con, args.parquet, keys)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
     finally:
         con.close()
     for p in paths:

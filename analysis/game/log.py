@@ -7,8 +7,6 @@ the file are still read. Rule checks are the engine's (see :mod:`analysis.replay
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
 
 _loads: Callable[[str], Any]
@@ -21,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from .lines import BOM, MAX_DEPTH, MAX_LINE_BYTES, MAX_STRING, Damage, FileUnreadable, named_game, open_text, parse_line, raw_lines
 from .rules import PRESETS, RulesError, resolve
+from .tiles import brief
 
 EVENT_TYPES = ("game", "hand", "show", "declare", "draw", "take", "return", "open", "meld",
                "layoff", "swap", "takeback", "discard", "penalty", "end")
@@ -97,7 +97,7 @@ def _need(ev: dict[str, Any], name: str, check: Any, what: str) -> None:
     if name not in ev:
         raise LogFormatError(f"{ev['type']} event lacks field {name!r}", name)
     if not check(ev[name]):
-        raise LogFormatError(f"field {name!r} of a {ev['type']} event must be {what}, got {ev[name]!r}", name)
+        raise LogFormatError(f"field {name!r} of a {ev['type']} event must be {what}, got {brief(ev[name])}", name)
 
 
 def _tile_list(x: Any) -> bool:
@@ -117,7 +117,7 @@ def validate_event(ev: Any) -> dict[str, Any]:
     # path below, which says precisely what is wrong
     if type(ev) is dict:
         kind = ev.get("type")
-        if kind in _TILE_EVENTS:
+        if type(kind) is str and kind in _TILE_EVENTS:
             h, s, t = ev.get("hand"), ev.get("seat"), ev.get("tile")
             if (type(h) is int and h >= 1 and type(s) is int and 0 <= s <= 3 and type(t) is str
                     and type(ev.get("game")) is str and ev["game"]
@@ -132,23 +132,23 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
     if "type" not in ev:
         raise LogFormatError("event lacks field 'type'", "type")
     kind = ev["type"]
-    if kind not in EVENT_TYPES:
-        raise LogFormatError(f"unknown event type {kind!r}", "type")
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        raise LogFormatError(f"unknown event type {brief(kind)}", "type")
     if not isinstance(ev.get("game"), str) or not ev.get("game"):
         raise LogFormatError(f"{kind} event lacks field 'game' (a non-empty string)", "game")
     if "t" in ev and not (isinstance(ev["t"], (int, float)) and not isinstance(ev["t"], bool)):
-        raise LogFormatError(f"field 't' must be milliseconds, got {ev['t']!r}", "t")
+        raise LogFormatError(f"field 't' must be milliseconds, got {brief(ev['t'])}", "t")
     if kind == "game":
         _need(ev, "variant", lambda x: isinstance(x, str), "a preset name")
         _need(ev, "players", lambda x: isinstance(x, list) and len(x) == 4 and all(isinstance(p, str) for p in x),
               "a list of 4 names")
         if "rules" in ev and not isinstance(ev["rules"], dict):
-            raise LogFormatError(f"field 'rules' must be an object, got {ev['rules']!r}", "rules")
+            raise LogFormatError(f"field 'rules' must be an object, got {brief(ev['rules'])}", "rules")
         if "hands" in ev and not (_is_int(ev["hands"]) and ev["hands"] >= 1):
-            raise LogFormatError(f"field 'hands' must be a whole number >= 1, got {ev['hands']!r}", "hands")
+            raise LogFormatError(f"field 'hands' must be a whole number >= 1, got {brief(ev['hands'])}", "hands")
         for f in ("started", "site"):
             if f in ev and not isinstance(ev[f], str):
-                raise LogFormatError(f"field {f!r} must be a string, got {ev[f]!r}", f)
+                raise LogFormatError(f"field {f!r} must be a string, got {brief(ev[f])}", f)
         try:
             resolve(ev["variant"], ev.get("rules"))
         except RulesError as e:
@@ -173,14 +173,14 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
             raise LogFormatError(f"{kind} event lacks field 'melds' or 'pairs'", "melds")
         for f in ("melds", "pairs"):
             if f in ev and not _groups(ev[f]):
-                raise LogFormatError(f"field {f!r} must be a list of lists of tiles, got {ev[f]!r}", f)
+                raise LogFormatError(f"field {f!r} must be a list of lists of tiles, got {brief(ev[f])}", f)
     elif kind in ("layoff", "swap"):
         _need(ev, "meld", lambda x: _is_int(x) and x >= 0, "a table meld index")
         _need(ev, "tiles", _tile_list, "a list of tiles")
     elif kind == "penalty":
         _need(ev, "points", _is_int, "a whole number")
         if "reason" in ev and not isinstance(ev["reason"], str):
-            raise LogFormatError(f"field 'reason' must be a string, got {ev['reason']!r}", "reason")
+            raise LogFormatError(f"field 'reason' must be a string, got {brief(ev['reason'])}", "reason")
     elif kind == "end":
         _need(ev, "reason", lambda x: x in END_REASONS, "finish, exhausted or void")
         if "scores" in ev:
@@ -189,90 +189,118 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
     return ev
 
 
-def open_text(path: str | Path) -> TextIO:
-    p = Path(path)
-    if p.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(p, "rb"), encoding="utf-8")
-    return open(p, encoding="utf-8")
+def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> ReadResult:
+    """Group events into games; collect every format error without stopping.
 
-
-def read_lines(lines: Iterable[str], file: str = "<input>") -> ReadResult:
-    """Group events into games; collect every format error without stopping."""
+    A line that cannot be read (not UTF-8, not JSON, past a limit, no usable ``game``) is charged
+    to the game it names; a line naming none is charged to the game around it when the lines on
+    both sides belong to that game, else to no game (LOG_FORMAT "What a reader must do").
+    """
     games: list[GameLog] = []
     current: dict[str, GameLog] = {}
     errors: list[ReadError] = []
-    pending_bad: list[tuple[int, str]] = []  # unparsable lines, attached once we know the game
+    early: dict[str, ReadError] = {}  # broken lines naming a game whose header has not come yet
+    orphans: set[str] = set()
+    unnamed: list[ReadError] = []  # broken lines naming no game, waiting for the next named line
+    unnamed_after: str | None = None  # the game of the last named line before them
     last_game: str | None = None
+    n = 0
 
     def fail(g: GameLog, err: ReadError) -> None:
         if g.error is None:
             g.error = err
 
-    def attach_pending(next_game: str | None, next_is_header: bool) -> None:
-        for ln, msg in pending_bad:
-            # a broken line belongs to the game around it; one just before a new game's events
-            # (not its header) was most likely that game's header
-            target = last_game
-            if next_game is not None and next_game != last_game and not next_is_header:
-                target = next_game
-            g = current.get(target) if target else None
-            err = ReadError(file, ln, target, msg)
-            if g is None:
-                errors.append(err)
-                if target:
-                    orphans.add(target)
-            else:
-                fail(g, err)
-        pending_bad.clear()
+    def charge(gid: str | None, err: ReadError) -> None:
+        g = current.get(gid) if gid is not None else None
+        if g is not None:
+            fail(g, err)
+        elif gid is not None and gid not in orphans:
+            early.setdefault(gid, err)
+        else:
+            errors.append(err)
 
-    orphans: set[str] = set()
+    def settle(next_game: str | None, next_is_header: bool) -> None:
+        """Broken lines naming no game: the surrounding game's when both sides are that game."""
+        target = unnamed_after if (next_game is not None and next_game == unnamed_after
+                                   and not next_is_header) else None
+        for err in unnamed:
+            if target is not None and target in current:
+                err.game = target
+                fail(current[target], err)
+            else:
+                errors.append(err)
+        unnamed.clear()
+
     for n, raw in enumerate(lines, 1):
-        text = raw.strip()
-        if not text:
+        if isinstance(raw, Damage):
+            err = ReadError(file, n, None if raw.complete else last_game, raw.message)
+            if unnamed:
+                settle(None, False)
+            if raw.complete or last_game is None or last_game not in current:
+                errors.append(err)
+            else:
+                fail(current[last_game], err)
+            break
+        if not raw.strip():
             continue
-        try:
-            ev = _loads(text)
-        except json.JSONDecodeError as e:
-            pending_bad.append((n, f"not JSON: {e.msg} at column {e.colno}"))
-            continue
+        ev, why, fld = parse_line(raw)
         gid = ev.get("game") if isinstance(ev, dict) else None
-        is_header = isinstance(ev, dict) and ev.get("type") == "game"
-        if pending_bad:
-            attach_pending(gid if isinstance(gid, str) else None, is_header)
+        if why is not None or not isinstance(gid, str) or not gid:
+            name = gid if isinstance(gid, str) and gid else None
+            if why is None:
+                try:
+                    validate_event(ev)
+                    why, fld = "event lacks field 'game' (a non-empty string)", "game"
+                except LogFormatError as e:
+                    why, fld = str(e), e.field
+            elif name is None:
+                name = named_game(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"))
+            err = ReadError(file, n, name, why, fld)
+            if name is not None:
+                charge(name, err)
+            else:
+                if not unnamed:
+                    unnamed_after = last_game
+                unnamed.append(err)
+            continue
+        is_header = ev.get("type") == "game"
+        if unnamed:
+            settle(gid, is_header)
         try:
             validate_event(ev)
         except LogFormatError as e:
-            target = gid if isinstance(gid, str) else last_game
-            g = current.get(target) if target else None
-            err = ReadError(file, n, target, str(e), e.field)
-            if is_header and isinstance(gid, str):
-                g = GameLog(gid, file, n, ev, error=err)
+            err = ReadError(file, n, gid, str(e), e.field)
+            if is_header:
+                g = GameLog(gid, file, n, ev, error=early.pop(gid, None) or err)
                 games.append(g)
                 current[gid] = g
                 last_game = gid
-            elif g is None:
-                errors.append(err)
             else:
-                fail(g, err)
+                charge(gid, err)
+                last_game = gid
             continue
-        assert isinstance(gid, str)  # validate_event checked it
         if is_header:
-            g = GameLog(gid, file, n, ev)
+            g = GameLog(gid, file, n, ev, error=early.pop(gid, None))
             games.append(g)
             current[gid] = g
             last_game = gid
             continue
         g = current.get(gid)
         if g is None:
-            if gid not in orphans:
+            if gid in early:
+                errors.append(early.pop(gid))
+                orphans.add(gid)
+            elif gid not in orphans:
                 errors.append(ReadError(file, n, gid, f"{ev['type']} event before the game's 'game' event",
                                         "type"))
                 orphans.add(gid)
+            last_game = gid
             continue
         g.events.append((n, ev))
         last_game = gid
-    if pending_bad:
-        attach_pending(None, False)
+    if unnamed:
+        settle(None, False)
+    errors.extend(early.values())
     # a game id seen again: identical content is the same game, different content is reported
     seen: dict[str, GameLog] = {}
     kept: list[GameLog] = []
@@ -282,23 +310,23 @@ def read_lines(lines: Iterable[str], file: str = "<input>") -> ReadResult:
             seen[g.id] = g
             kept.append(g)
         elif first.content() != g.content():
-            errors.append(ReadError(file, g.line, g.id, f"game id {g.id!r} seen again (first at line "
+            errors.append(ReadError(file, g.line, g.id, f"game id {brief(g.id)} seen again (first at line "
                                     f"{first.line}) with different content; not merged", "game"))
+        elif g.error is not None and first.error is None:
+            first.error = g.error
     for g in kept:
         if g.error is not None:
             errors.append(g.error)
+    errors.sort(key=lambda e: e.line or 0)
     return ReadResult([g for g in kept if g.error is None], errors)
 
 
-def read_file(path: str | Path) -> ReadResult:
-    """Read one .jsonl or .jsonl.gz file; an unreadable file raises OSError."""
-    with open_text(path) as fh:
-        try:
-            return read_lines(fh, str(path))
-        except UnicodeDecodeError as e:
-            return ReadResult([], [ReadError(str(path), None, None, f"not UTF-8 text: {e}")])
-        except (EOFError, gzip.BadGzipFile) as e:
-            return ReadResult([], [ReadError(str(path), None, None, f"broken gzip file: {e}")])
+def read_file(path: str | Path, raw: bytes | None = None) -> ReadResult:
+    """Read one .jsonl or .jsonl.gz file. A file that cannot be opened raises OSError, one whose
+    compression cannot be read from its start :class:`FileUnreadable` (an OSError); damage later
+    on is reported with its line, and every game read before it is kept. ``raw``: the file's
+    bytes, read elsewhere (a cluster task carries them); ``path`` still names the file."""
+    return read_lines(raw_lines(Path(path), raw), str(path))
 
 
 def canonical_event(ev: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import io
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -261,8 +261,19 @@ def _play_light(spec: GameSpec) -> GameRecord:
     return rec
 
 
-def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False) -> Iterator[GameRecord]:
-    """Play the games in order (``jobs`` > 1: in worker processes, results still in order)."""
+Mapper = Callable[[Callable[[GameSpec], GameRecord], Sequence[GameSpec]], Iterable[GameRecord]]
+
+
+def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False,
+        mapper: Mapper | None = None) -> Iterator[GameRecord]:
+    """Play the games in order (``jobs`` > 1: in worker processes, results still in order).
+
+    ``mapper(fn, specs)`` plays them elsewhere instead, in order (``istaka simulate --cluster``
+    passes a Dask cluster's map, which shows its own progress): a game depends only on its spec.
+    """
+    if mapper is not None:
+        yield from mapper(_play_light, game_specs)
+        return
     bar = None
     if progress:
         from tqdm import tqdm  # type: ignore[import-untyped]

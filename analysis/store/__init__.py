@@ -5,10 +5,12 @@ tables.
 Imports every lower layer (game, the review). Modules: :mod:`.db` (schema, opening a file,
 export), :mod:`.connection` (``connect``, ``reading``), :mod:`.importer` and :mod:`.rows`
 (``import_paths``, a replayed game to rows), :mod:`.queries` (reads, all with bound parameters),
-:mod:`.reviews` (``istaka analyze``'s annotations).
+:mod:`.reviews` (``istaka analyze``'s annotations), :mod:`.cluster` (the same work on a Dask
+cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only).
 """
 
 from . import connection, queries
+from .cluster import Cluster, ClusterError, VersionMismatch
 from .connection import connect, reading
 from .db import (
                  DEFAULT_DB,
@@ -40,6 +42,7 @@ from .importer import (
                  import_paths,
                  prepare_file,
 )
+from .lake import export_lake, is_lake, open_lake, parse_partition
 from .reviews import AnalyzeSummary, analyze
 from .rows import (
                  COLUMNS,
@@ -60,4 +63,5 @@ __all__ = [
     "db_path", "default_workers", "expand_paths", "export_parquet", "game_checksum", "game_rows",
     "connection", "import_paths", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
     "schema_version", "store_games", "to_tables", "write_tables",
+    "Cluster", "ClusterError", "VersionMismatch", "export_lake", "is_lake", "open_lake", "parse_partition",
 ]

@@ -23,6 +23,7 @@ from .db import (
     schema_version,
 )
 from .importer import import_paths
+from .lake import MANIFEST, is_lake, open_lake
 
 
 def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
@@ -32,9 +33,18 @@ def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
     A new database at the default location ($ISTAKA_DB, else data/istaka.duckdb) is filled with
     data/sample/ first (``seed``). A read-only open of a missing or outdated database first
     creates or migrates it read-write, then reopens it read-only. Lock conflicts are retried for
-    ``wait`` seconds, then raise :class:`DatabaseBusy`.
+    ``wait`` seconds, then raise :class:`DatabaseBusy`. A directory holding a Parquet lake
+    (``istaka export --parquet DIR --partition ...``) opens read-only, as views over its files.
     """
     p = db_path(path)
+    if p.is_dir():
+        if not is_lake(p):
+            raise StoreError(f"{p} is a directory without a Parquet lake ({MANIFEST}); give a database file "
+                             f"or a directory written by `istaka export --parquet DIR --partition variant,month`")
+        if not read_only:
+            raise StoreError(f"{p} is a Parquet lake, which opens read-only: import into a DuckDB file "
+                             f"(--db FILE) and export it again with `istaka export --parquet {p} --partition ...`")
+        return open_lake(p)
     if seed is None:  # the default database (or $ISTAKA_DB), however it was named
         seed = p.resolve() == db_path().resolve()
     if wait is None:

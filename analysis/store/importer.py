@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
@@ -33,6 +33,9 @@ from .rows import (
     to_tables,
     write_tables,
 )
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 # ---- import -------------------------------------------------------------------------------
 
@@ -94,13 +97,20 @@ def _init_worker(known: dict[str, str]) -> None:
     _KNOWN = known
 
 
-def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False) -> FilePrep:
-    """Read a file and replay every game the database does not hold yet (``known``: id -> checksum)."""
+def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False, *,
+                 raw: bytes | None = None, stored: Any = None) -> FilePrep:
+    """Read a file and replay every game the database does not hold yet (``known``: id -> checksum).
+
+    On a cluster the file's bytes come with the task (``raw``), and instead of the id map, which
+    may be large, the workers share ``stored``: the stored games' checksums (:func:`stored_checksums`).
+    A game found there is unchanged; any other is replayed, and the client decides as always.
+    """
     known = _KNOWN if known is None else known
     p = Path(path)
     try:
-        raw = p.read_bytes()
-        rr = read_file(p)
+        if raw is None:
+            raw = p.read_bytes()
+        rr = read_file(p, raw)
     except OSError as e:  # the file, not a game: reported, and the other files still go in
         err = ReadError(str(path), None, None, f"cannot read the file: {e.strerror or e}")
         return FilePrep(str(path), "", 0, [err], [], to_tables([])[0], 0)
@@ -111,7 +121,7 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
         events += len(g.events) + 1
         cs = game_checksum(g)
         have = known.get(g.id)
-        if have == cs:
+        if have == cs or (stored is not None and _holds(stored, cs)):
             entries.append(Entry(g.id, cs, g.line, "unchanged"))
         elif have is not None and not replace:
             entries.append(Entry(g.id, cs, g.line, "conflict"))
@@ -127,6 +137,35 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
 
 def _prepare_remote(args: tuple[str, bool]) -> FilePrep:
     return prepare_file(args[0], None, args[1])
+
+
+def stored_checksums(known: dict[str, str]) -> Any:
+    """The stored games' checksums as a sorted array of 32-byte strings: 32 MB for a million
+    games, sent once to every worker (the id map would be several times that)."""
+    import numpy as np
+
+    return np.sort(np.array([bytes.fromhex(c) for c in known.values()], dtype="S32"))
+
+
+def _holds(stored: Any, checksum: str) -> bool:
+    import numpy as np
+
+    key = np.array([bytes.fromhex(checksum)], dtype="S32")
+    i = int(np.searchsorted(stored, key)[0])
+    return i < len(stored) and bool(stored[i] == key[0])
+
+
+def _prepare_task(item: tuple[str, bytes | None], replace: bool, stored: Any) -> FilePrep:
+    """A cluster task: one file (its bytes carried along, or read by the worker when the client
+    could not) to replayed rows."""
+    return prepare_file(item[0], {}, replace, raw=item[1], stored=stored)
+
+
+def _bytes_or_none(f: Path) -> bytes | None:
+    try:
+        return f.read_bytes()
+    except OSError:
+        return None  # the worker tries too and reports the file as prepare_file does
 
 
 @dataclass
@@ -150,7 +189,13 @@ class ImportSummary:
         return dataclasses.asdict(self)
 
 
-def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int) -> Iterator[FilePrep]:
+def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int,
+           cluster: Cluster | None = None, progress: bool = False) -> Iterator[FilePrep]:
+    if cluster is not None:  # in file order, so gids, conflicts and records are the plain path's
+        stored = cluster.share(stored_checksums(known)) if known else None
+        yield from cluster.map(_prepare_task, ((str(f), _bytes_or_none(f)) for f in files),
+                               shared=(replace, stored), progress=progress, desc="import", total=len(files))
+        return
     if workers <= 1 or len(files) < 2:
         for f in files:
             yield prepare_file(f, known, replace)
@@ -174,8 +219,12 @@ def default_workers(files: Sequence[Path]) -> int:
 
 
 def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replace: bool = False,
-                 batch_games: int = 500, workers: int | None = None, progress: bool = False) -> ImportSummary:
+                 batch_games: int = 500, workers: int | None = None, progress: bool = False,
+                 cluster: Cluster | None = None) -> ImportSummary:
     """Import log files into the store; see the module docstring for the guarantees.
+
+    ``cluster``: files are read and replayed by its workers (one task per file, the bytes sent
+    with it), this process writes; ``workers`` is then unused.
 
     A transaction holds up to ``batch_games`` whole games of one file (1: a transaction per
     game), and the file's import record goes with its last games. A transaction that fails is
@@ -190,13 +239,13 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
     if workers is None:
         workers = default_workers(files)
     bar = None
-    if progress:
+    if progress and cluster is None:  # the cluster's own bar counts tasks and workers alive
         from tqdm import tqdm
 
         bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, desc="import",
                    leave=False)
     try:
-        for prep in _preps(files, known, replace, workers):
+        for prep in _preps(files, known, replace, workers, cluster, progress):
             _import_file(con, prep, known, replace, batch_games, summary, gids)
             if bar is not None:
                 bar.update(prep.bytes)
