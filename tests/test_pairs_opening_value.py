@@ -152,7 +152,7 @@ def _e5_pairs(rack: list[str]) -> int:
 
 def test_review_reads_the_pairs_opening_as_its_pairs(tmp_path: Path) -> None:
     """The review grades the opening turn with value 5 and no siler in its exposure (O8)."""
-    f, h, lines = _log("101", None, 5, 6, exhaust=False)
+    f, _h, lines = _log("101", None, 5, 6, exhaust=False)
     res = _replay(f, tmp_path)
     left = sorted(t for t in (str(x) for x in _state_after(res, lines["discard2"]).racks[2]))
     gr = review_game(res)

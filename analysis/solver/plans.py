@@ -132,11 +132,11 @@ def best_pairs_opening(rack: Sequence[Tile], okey: Tile, *, rules: Rules, thresh
     rack = list(rack) + ([take] if take is not None else [])
     need = take if take is not None else must_use
     threshold = rules.open_pairs if threshold is None else threshold
-    pairs = pairs_plan(rack, okey, rules, twin, need)
-    if pairs is None:
+    found = pairs_plan(rack, okey, rules, twin, need)
+    if found is None:
         return PairsPlan(0, [], sorted(rack), threshold, False)
-    used = [p.physical for pr in pairs for p in pr]
-    return PairsPlan(len(pairs), pairs, left_after(rack, used), threshold, len(pairs) >= threshold)
+    pairs, left = found
+    return PairsPlan(len(pairs), pairs, left, threshold, len(pairs) >= threshold)
 
 
 __all__ = ["K1", "K2", "PairsPlan", "PointsPlan", "TurnPlan", "best_pairs_opening", "best_points_opening",
