@@ -61,8 +61,9 @@ def _choose(nat: list[Tile], sing: list[Tile], wvals: list[int], cap: int, fixed
     n = min(cap - fixed, most)
     if n == most and not (free - m) & 1:
         # every natural pair, and every wild tile: next to the highest singles, then in pairs
+        # (the penalty saved matters only to compare ways of placing a taken tile, P2)
         gain = (fixed_gain + sum(wvals) + 4 * sum([num[f] for f in nat])
-                + 2 * sum([num[f] for f in sing[:m]]))
+                + 2 * sum([num[f] for f in sing[:m]])) if fixed else 0
         return (fixed + n, gain), nat, sing[:m], len(wvals)
     best: tuple[int, int, list[Tile], int] | None = None
     for u in range(free + 1):
@@ -134,10 +135,11 @@ def pairs_plan(rack: Sequence[Tile], okey: Tile, rules: Rules, twin: Tile | None
         naturals = [nf] + naturals
     elif forced == "wild":
         singles = [nf] + singles
-    out: list[list[Placed]] = []
+    real = [_REAL[f] for f in naturals]
+    if jokers >= 2 and okey in naturals:
+        real[naturals.index(okey)] = _FALSE[okey]
+    out: list[list[Placed]] = [[r, r] for r in real]
     for f in naturals:
-        r = _FALSE[f] if f is okey else _REAL[f]
-        out.append([r, r])
         cnt[f] -= 2
     for f, w in zip(singles, wilds):
         out.append([_FALSE[f] if f is okey else _REAL[f], _wild(w, f)])
