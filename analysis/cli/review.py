@@ -1,8 +1,8 @@
-"""``istaka analyze`` (annotate stored games with the move review) and ``istaka report`` (one
-game's review as a standalone HTML file).
+"""``istaka analyze`` (annotate stored games with the move review, quick or deep) and ``istaka
+report`` (one game's review as a standalone HTML file, or as JSON).
 
-    istaka analyze [--db FILE] [--jobs J] [--force]
-    istaka report GAME --out FILE.html [--db FILE | --log FILE.jsonl]
+    istaka analyze [--db FILE] [--jobs J] [--force] [--deep [--budget S]]
+    istaka report GAME (--out FILE.html | --json) [--db FILE | --log FILE.jsonl] [--deep]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .common import UsageError, busy
+from .common import UsageError, add_cluster, busy, cluster_of
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -28,10 +28,19 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     a.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
     a.add_argument("--no-progress", action="store_true", help="no progress bar")
+    a.add_argument("--deep", action="store_true",
+                   help="grade every decision in expected points with the evaluator (about 30 s a game per core)")
+    a.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="evaluation time per decision in the deep pass (default 0.04)")
+    add_cluster(a)
 
-    r = sub.add_parser("report", help="write one game's review as a standalone HTML file")
+    r = sub.add_parser("report", help="one game's review as a standalone HTML file, or as JSON",
+                       description="The stored annotation of the game when there is one (quick or deep), "
+                       "else a review made now (quick, or deep with --deep).")
     r.add_argument("game", metavar="GAME", help="game id")
-    r.add_argument("--out", required=True, metavar="FILE.html")
+    r.add_argument("--out", metavar="FILE", help="write here (FILE.html; with --json, FILE.json; default: stdout for --json)")
+    r.add_argument("--json", action="store_true", help="the review as JSON (README: Review)")
+    r.add_argument("--deep", action="store_true", help="review in expected points when nothing is stored")
     src = r.add_mutually_exclusive_group()
     src.add_argument("--db", help=db_help)
     src.add_argument("--log", metavar="FILE", help="read the game from a .jsonl / .jsonl.gz log instead")
@@ -42,14 +51,26 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from analysis import store
     from analysis.store import analyze
 
+    from analysis.review import DEEP_BUDGET
+
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    con = store.connect(args.db)
-    try:
-        s = analyze(con, jobs=args.jobs, force=args.force, progress=not args.no_progress and sys.stderr.isatty(),
-                    games=args.game)
-    finally:
-        con.close()
+    budget = DEEP_BUDGET if args.budget is None else args.budget
+    if not 0 < budget <= 60:
+        raise UsageError("--budget must be more than 0 and at most 60 seconds")
+    with cluster_of(args) as cluster:
+        try:
+            con = store.connect(args.db)
+        except store.StoreError as err:
+            if isinstance(err, store.DatabaseBusy):
+                raise
+            raise UsageError(str(err)) from None
+        try:
+            s = analyze(con, jobs=args.jobs, force=args.force,
+                        progress=not args.no_progress and sys.stderr.isatty(), games=args.game, cluster=cluster,
+                        deep=args.deep, budget=budget)
+        finally:
+            con.close()
     if args.json:
         print(json.dumps(s.__dict__, ensure_ascii=False))
     else:
@@ -62,7 +83,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from analysis.game import replay_game
     from analysis.review import render, review_game
+    from analysis.review.lesson import to_json
 
+    if not args.out and not args.json:
+        raise UsageError("say where the report goes: --out FILE.html, or --json")
+    stored = None
     if args.log:
         from analysis.game import read_file
 
@@ -77,12 +102,27 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         with store.reading(args.db) as con:
             g = queries.load_gamelog(con, args.game)
+            stored = store.load_review(con, args.game) if g is not None else None
     if g is None:
         raise UsageError(f"no game {args.game!r}")
     res = replay_game(g, keep_steps=True)
     if res.error is not None:
         raise UsageError(f"game {args.game!r} cannot be replayed: {res.error['message']}")
-    text = render(res, review_game(res))
+    if stored is not None and (stored.depth == "deep" or not args.deep):
+        gr = stored
+    elif args.deep:
+        from analysis.review.deep import deep_review_game
+
+        gr = deep_review_game(res)
+    else:
+        gr = review_game(res)
+    if args.json:
+        text = json.dumps(to_json(gr, res), ensure_ascii=False)
+        if not args.out:
+            print(text)
+            return 0
+    else:
+        text = render(res, gr)
     Path(args.out).write_text(text, encoding="utf-8")
-    print(f"{args.out}: review of {args.game} ({len(text) // 1024} KB)")
+    print(f"{args.out}: {gr.depth} review of {args.game} ({max(1, len(text) // 1024)} KB)")
     return 0

@@ -41,6 +41,22 @@ def _sources_digest() -> str:
 
 SOLVER_VERSION = f"review-{REVIEW_RULES}/{_sources_digest()}"
 
+DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep review)
+
+
+def _deep_digest() -> str:
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(SOLVER_VERSION.encode())
+    for p in sorted((root / "evaluate").glob("*.py")) + [root / "review" / "deep.py"]:
+        try:
+            h.update(p.read_bytes())
+        except OSError:
+            h.update(p.name.encode())
+    return h.hexdigest()[:10]
+
+
+DEEP_VERSION = f"deep-{_deep_digest()}"
+
 CATEGORIES: dict[str, str] = {
     "missed_opening": "could reach the opening threshold this turn (melds or pairs) and did not open",
     "weaker_opening": "opened with a lower value, or left a higher rack, than the best opening of the same kind",
@@ -55,7 +71,20 @@ CATEGORIES: dict[str, str] = {
     "pairs_over_melds": "opened with pairs where a melds opening left a lower exposure",
     "melds_over_pairs": "opened with melds where a pairs opening left a lower exposure",
     "failed_opening": "took back an opening or several lay-offs and was charged for it (X2, X7)",
+    "worse_take": "drew where taking the previous discard had a lower expected score, or took where drawing had",
+    "worse_placing": "placed (or waited) where another placing had a lower expected score",
+    "worse_discard": "discarded a tile where another discard had a lower expected score",
 }
+
+# the decision kind each category grades, so that a loss is charged once: at its decision
+CATEGORY_KIND: dict[str, str] = {
+    "missed_take": "take", "worse_take": "take",
+    "missed_opening": "place", "weaker_opening": "place", "missed_layoff": "place", "missed_swap": "place",
+    "missed_finish": "place", "pairs_over_melds": "place", "melds_over_pairs": "place",
+    "failed_opening": "place", "okey_kept": "place", "worse_placing": "place",
+    "okey_discard": "discard", "layoff_discard": "discard", "fed_opening": "discard", "worse_discard": "discard",
+}
+GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard"}
 
 SEVERITY = ((100, "blunder"), (30, "mistake"), (1, "inaccuracy"), (0, "note"))
 
@@ -83,6 +112,44 @@ class Mistake:
 
 
 @dataclass
+class Choice:
+    """One decision of a turn graded in expected points (the deep review): ``kind`` is ``take``
+    (draw or take the previous discard), ``place`` (open, meld, lay off, swap, or wait) or
+    ``discard``. ``candidates`` are the evaluator's, best first: ``{"move", "expected", "se", "n",
+    "events"}``; ``cost`` is the expected points the played move loses to the best (0 when the
+    difference is within noise, see :mod:`.deep`)."""
+
+    kind: str
+    step: int  # the replay step of the position the seat decided in
+    line: int
+    played: str
+    best: str
+    expected_played: float
+    expected_best: float
+    se: float  # standard error of the played-minus-best difference
+    cost: float
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+    played_events: list[dict[str, Any]] = field(default_factory=list)
+    category: str | None = None
+
+    @property
+    def best_events(self) -> list[dict[str, Any]]:
+        return list(self.candidates[0]["events"]) if self.candidates else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "step": self.step, "line": self.line, "played": self.played, "best": self.best,
+                "expected_played": round(self.expected_played, 2), "expected_best": round(self.expected_best, 2),
+                "se": round(self.se, 2), "cost": round(self.cost, 2), "category": self.category,
+                "candidates": self.candidates, "played_events": self.played_events}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Choice:
+        return cls(d["kind"], d["step"], d["line"], d["played"], d["best"], d["expected_played"],
+                   d["expected_best"], d["se"], d["cost"], list(d.get("candidates") or []),
+                   list(d.get("played_events") or []), d.get("category"))
+
+
+@dataclass
 class Decision:
     """One turn of one seat: what was played, what was best, and the mistakes found."""
 
@@ -101,13 +168,19 @@ class Decision:
     exposure_played: int
     exposure_best: int
     mistakes: list[Mistake] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)  # the deep review's, in the turn's order
 
     @property
-    def cost(self) -> int:
+    def cost(self) -> float:
+        """Expected points lost (deep review), else the quick pass's exposure cost."""
+        if self.choices:
+            return sum(c.cost for c in self.choices)
         return sum(m.cost for m in self.mistakes)
 
     @property
     def agrees(self) -> bool:
+        if self.choices:
+            return all(c.cost == 0 for c in self.choices)
         return not self.mistakes
 
 
@@ -130,13 +203,15 @@ class GameReview:
     players: list[str]
     hands: list[HandReview] = field(default_factory=list)
     version: str = SOLVER_VERSION
+    depth: str = "quick"  # or "deep": every decision graded in expected points
 
     @property
     def decisions(self) -> list[Decision]:
         return [d for h in self.hands for d in h.decisions]
 
     def summary(self) -> list[dict[str, Any]]:
-        """Per seat: decisions, agreement with the best (%), cost, cost per hand, mistakes by category."""
+        """Per seat: turns, graded decisions, agreement with the best (%), accuracy (% of graded
+        decisions played at the best), cost, cost per hand, hands played, mistakes by category."""
         out = []
         n_hands = max(1, sum(1 for h in self.hands if h.decisions))
         for s in range(4):
@@ -146,10 +221,17 @@ class GameReview:
                 for m in d.mistakes:
                     cats[m.category] = cats.get(m.category, 0) + 1
             cost = sum(d.cost for d in ds)
+            if self.depth == "deep":
+                graded = [c.cost for d in ds for c in d.choices]
+            else:
+                graded = [float(d.cost) for d in ds]
+            hands = sum(1 for h in self.hands if any(d.seat == s for d in h.decisions))
             out.append({"seat": s, "player": self.players[s] if s < len(self.players) else f"#{s}",
-                        "decisions": len(ds), "agreement": 100.0 * sum(d.agrees for d in ds) / len(ds) if ds else None,
-                        "cost": cost, "cost_per_hand": cost / n_hands, "mistakes": sum(cats.values()),
-                        "by_category": cats})
+                        "decisions": len(ds), "graded": len(graded),
+                        "agreement": 100.0 * sum(d.agrees for d in ds) / len(ds) if ds else None,
+                        "accuracy": 100.0 * sum(1 for c in graded if c == 0) / len(graded) if graded else None,
+                        "cost": cost, "cost_per_hand": cost / n_hands, "hands": hands,
+                        "mistakes": sum(cats.values()), "by_category": cats})
         return out
 
 

@@ -43,7 +43,7 @@ from .importer import (
                  prepare_file,
 )
 from .lake import export_lake, is_lake, open_lake, parse_partition
-from .reviews import AnalyzeSummary, analyze
+from .reviews import AnalyzeSummary, analyze, load_review
 from .rows import (
                  COLUMNS,
                  EVENT_COLUMNS,
@@ -61,7 +61,7 @@ __all__ = [
     "LOCK_WAIT", "LOG_SUFFIXES", "MIGRATIONS", "READ_WAIT", "REPO", "SAMPLE_DIR", "AnalyzeSummary",
     "DatabaseBusy", "Entry", "FilePrep", "GameRows", "ImportSummary", "StoreError", "analyze", "connect",
     "db_path", "default_workers", "expand_paths", "export_parquet", "game_checksum", "game_rows",
-    "connection", "import_paths", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
+    "connection", "import_paths", "load_review", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
     "schema_version", "store_games", "to_tables", "write_tables",
     "Cluster", "ClusterError", "VersionMismatch", "export_lake", "is_lake", "open_lake", "parse_partition",
 ]

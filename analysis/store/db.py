@@ -18,6 +18,7 @@ for a few seconds before failing with :class:`DatabaseBusy`, whose message says 
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -120,6 +121,21 @@ UPDATE events SET gid = g.gid FROM games g WHERE g.game = events.game;
 UPDATE hands SET gid = g.gid FROM games g WHERE g.game = hands.game;
 UPDATE hand_seats SET gid = g.gid FROM games g WHERE g.game = hand_seats.game;
 """),
+    (5, "deep review: depth of each annotation, decisions graded in expected points (istaka analyze --deep)", """
+ALTER TABLE review_games ADD COLUMN depth VARCHAR DEFAULT 'quick';  -- annotations made before: the quick pass
+ALTER TABLE review_games ADD COLUMN graded INTEGER;        -- decisions given a cost
+ALTER TABLE review_games ADD COLUMN cost_points DOUBLE;    -- expected points lost (deep), else the quick cost
+UPDATE review_games SET depth = 'quick', graded = decisions, cost_points = cost;
+ALTER TABLE review_decisions ADD COLUMN cost_points DOUBLE;
+UPDATE review_decisions SET cost_points = cost;
+CREATE TABLE review_choices (
+    game VARCHAR, ord SMALLINT, hand SMALLINT, seat TINYINT, player VARCHAR, turn SMALLINT,
+    kind VARCHAR,            -- take (draw or take), place, discard
+    step INTEGER, line INTEGER, played VARCHAR, best VARCHAR,
+    expected_played DOUBLE, expected_best DOUBLE, se DOUBLE, cost DOUBLE, category VARCHAR,
+    candidates JSON,         -- the evaluator's best candidates and the played one: move, expected, se, n, events
+    played_events JSON);
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
@@ -178,6 +194,13 @@ def db_path(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(env) if env else DEFAULT_DB
 
 
+def lock_holder(message: str) -> str:
+    """The process named in DuckDB's lock error: 'Conflicting lock is held in /usr/bin/python3.11
+    (PID 12080) by user x. See also https://...' gives '/usr/bin/python3.11 (PID 12080)'."""
+    m = re.search(r"Conflicting lock is held in (.*?)(?: by user [^.]*)?(?:\. See also|\.?\s*$)", message, re.S)
+    return (m.group(1) if m else "another process").strip()
+
+
 def _is_lock_error(e: Exception) -> bool:
     msg = str(e)
     return "lock" in msg.lower() and ("Conflicting lock" in msg or "Could not set lock" in msg)
@@ -196,7 +219,7 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
             if not _is_lock_error(e):
                 raise
             if time.monotonic() >= deadline:
-                holder = str(e).split("Conflicting lock is held in", 1)[-1].split(".", 1)[0].strip()
+                holder = lock_holder(str(e))
                 what = ("an import or another writer is using it" if read_only
                         else "another process (the dashboard, an import) has it open")
                 raise DatabaseBusy(

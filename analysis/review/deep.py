@@ -1,0 +1,250 @@
+"""The deep review: every decision of every seat graded in expected points (issue 15).
+
+A turn holds up to three decisions, each taken from the seat's own view (:class:`View`: its rack,
+the table, the discards, rack sizes — never another rack, never the deck):
+
+- ``take``: draw, or take the previous discard (only where the take is legal, P1-P4);
+- ``place``: open now (melds or pairs) or wait; once opened, the exact solver's best turn
+  (melds, lay-offs, okey swaps) or nothing — and always what was actually played;
+- ``discard``: every distinct tile the rules let the seat discard.
+
+The evaluator (:mod:`analysis.evaluate`) gives each candidate's expected hand score for the seat
+(E4-E8 and in-game penalties; the team's in partner games), all candidates played in the same
+sampled worlds. A decision's **cost** is the paired difference between what was played and the
+best candidate, counted only when it stands clear of the sampling noise (more than ``Z``
+standard errors; else 0), so a move equal to the best costs 0 and a loss is charged once, at the
+decision where it happened. A decision with one legal candidate is no decision and is not listed.
+
+The quick pass's exact findings (missed opening, X3/X4 discards, missed finish, missed take …)
+stay as the labels of the decision they belong to, priced by that decision's expected cost; a
+finding whose decision costs nothing, such as an X5 that only hindsight reveals, stays as a
+note of what happened, cost 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from analysis.evaluate import Candidate, Evaluation, best, candidates, evaluate, place_candidate
+from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
+from analysis.players import View
+
+from .grade import review_hand, split_turns
+from .model import CATEGORY_KIND, DEEP_BUDGET, DEEP_VERSION, GENERIC, Choice, Decision, GameReview, HandReview, Mistake
+
+Z = 2.0  # a cost counts when the played-minus-best difference is over Z standard errors
+TOP = 3  # candidates kept per decision, the played one added when it is not among them
+
+
+Progress = Callable[[int, int], None]
+
+
+# ---- what the seat knows ---------------------------------------------------------------------
+
+
+def _known(steps: Sequence[Step], upto: int, seat: int) -> dict[int, list[Tile]]:
+    """Tiles the seat saw another seat take and not yet place or discard (public knowledge)."""
+    held: dict[int, list[Tile]] = {s: [] for s in range(4)}
+    for i in range(1, upto + 1):
+        ev = steps[i].event
+        s = ev.get("seat")
+        if not isinstance(s, int) or s == seat or not 0 <= s <= 3:
+            continue
+        kind = ev.get("type")
+        if kind == "take":
+            held[s].append(Tile.parse(ev["tile"]))
+        elif kind == "return" and held[s]:
+            held[s].pop()
+        elif held[s] and kind in ("open", "meld", "layoff", "swap", "discard"):
+            before = steps[i - 1].state.racks[s]
+            after = steps[i].state.racks[s]
+            gone = list(before)
+            for t in after:
+                if t in gone:
+                    gone.remove(t)
+            for t in gone:
+                if t in held[s]:
+                    held[s].remove(t)
+    return {s: ts for s, ts in held.items() if ts}
+
+
+def _signature(state: HandState, seat: int) -> tuple:
+    """What a placing leaves: the seat's rack, its opening, the table (to match plans to play)."""
+    table = tuple(sorted(tuple(str(p) for p in m.tiles) for m in state.table if m is not None))
+    return tuple(sorted(state.racks[seat])), state.opened[seat], table, state.penalties
+
+
+# ---- one decision ------------------------------------------------------------------------------
+
+
+def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget: float,
+           known: dict[int, list[Tile]], kind: str, step: int, line: int,
+           played_events: list[dict[str, Any]]) -> Choice:
+    evs = evaluate(view, cands, seed=seed, budget=budget, known=known)
+    b = best(evs)
+    p = evs[played]
+    if p is b:
+        diff, se = 0.0, 0.0
+    else:
+        diff, se, _ = p.diff(b)
+    cost = diff if diff > Z * se and diff > 0 else 0.0
+    ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)
+    top: list[Evaluation] = ranked[:TOP]
+    if p not in top:
+        top.append(p)
+    cand_rows = [{"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
+                  "played": e is p, "events": [dict(x) for x in e.candidate.events]} for e in top]
+    return Choice(kind, step, line, p.candidate.label, b.candidate.label, b.mean + diff if p is not b else p.mean,
+                  b.mean, se, cost, cand_rows, played_events)
+
+
+def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], pre: int, first: int, seat: int,
+                 budget: float) -> Choice | None:
+    state = steps[pre].state
+    if state.phase != "draw" or state.turn != seat:
+        return None
+    view = View.of(state, seat)
+    cands = candidates(view, "draw")
+    if len(cands) < 2:
+        return None
+    ev = steps[first].event
+    kinds = [c.kind for c in cands]
+    played = kinds.index("take") if ev.get("type") == "take" and "take" in kinds else kinds.index("draw")
+    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{pre}:take", budget=budget,
+                  known=_known(steps, pre, seat), kind="take", step=pre, line=steps[first].line,
+                  played_events=[{k: v for k, v in ev.items() if k in ("type", "seat", "tile")}])
+
+
+def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], play0: int, end: int, seat: int,
+                  budget: float) -> Choice | None:
+    state = steps[play0].state
+    if state.phase != "play" or state.turn != seat:
+        return None
+    last = end - 1 if steps[end].event.get("type") == "discard" else end
+    events = [{k: v for k, v in steps[i].event.items() if k not in ("game", "hand", "t", "line")}
+              for i in range(play0 + 1, last + 1)]
+    if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
+        return None  # a turn that also returned a take (P2): not a placing decision of its own
+    view = View.of(state, seat)
+    cands = candidates(view, "place")
+    after = steps[last].state
+    if after.over:  # the placing finished the hand without a discard (a void hand, E3)
+        return None
+    want = _signature(after, seat)
+    played = -1
+    for i, c in enumerate(cands):
+        st = state
+        try:
+            for e in c.events:
+                st = apply(st, e)
+        except ValueError:
+            continue
+        if _signature(st, seat) == want:
+            played = i
+            break
+    if played < 0:
+        cands.append(place_candidate(tuple(events), "played"))
+        played = len(cands) - 1
+    if len(cands) < 2:
+        return None
+    line = steps[play0 + 1].line if play0 + 1 < len(steps) else steps[end].line
+    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{play0}:place", budget=budget,
+                  known=_known(steps, play0, seat), kind="place", step=play0, line=line, played_events=events)
+
+
+def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], end: int, seat: int,
+                    budget: float) -> Choice | None:
+    ev = steps[end].event
+    if ev.get("type") != "discard":
+        return None
+    state = steps[end - 1].state
+    view = View.of(state, seat)
+    cands = candidates(view, "discard")
+    if len(cands) < 2:
+        return None
+    tile = Tile.parse(ev["tile"])
+    played = next((i for i, c in enumerate(cands) if c.tile == tile), -1)
+    if played < 0:
+        return None
+    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{end}:discard", budget=budget,
+                  known=_known(steps, end - 1, seat), kind="discard", step=end - 1, line=steps[end].line,
+                  played_events=[{"type": "discard", "seat": seat, "tile": ev["tile"]}])
+
+
+# ---- labels and costs --------------------------------------------------------------------------
+
+
+def _relabel(d: Decision) -> None:
+    """The quick findings become the labels of the decisions they belong to, priced by them."""
+    quick = list(d.mistakes)
+    out: list[Mistake] = []
+    for c in d.choices:
+        mine = [m for m in quick if CATEGORY_KIND.get(m.category) == c.kind]
+        if c.cost > 0:
+            cat = mine[0].category if mine else GENERIC[c.kind]
+            c.category = cat
+            detail = dict(mine[0].detail) if mine else {}
+            detail.update({"kind": c.kind, "played": c.played, "best": c.best,
+                           "expected_played": round(c.expected_played, 1), "expected_best": round(c.expected_best, 1)})
+            out.append(Mistake(cat, d.seat, max(1, round(c.cost)), c.step, c.line, detail))
+            mine = mine[1:]
+        elif mine:
+            c.category = mine[0].category
+        for m in mine:  # what happened, not a mistake by this decision's expected cost
+            out.append(Mistake(m.category, m.seat, 0, m.step, m.line, {**m.detail, "kind": c.kind, "note": True}))
+        quick = [m for m in quick if CATEGORY_KIND.get(m.category) != c.kind]
+    for m in quick:  # findings of a decision with one legal move: shown, never charged
+        out.append(Mistake(m.category, m.seat, 0, m.step, m.line, {**m.detail, "note": True}))
+    d.mistakes[:] = out
+
+
+def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEEP_BUDGET,
+                     progress: Callable[[], None] | None = None) -> HandReview:
+    """One replayed hand (with its steps): the quick pass, then every decision in expected points."""
+    out = review_hand(hr, ord)
+    steps = hr.steps
+    if not steps:
+        return out
+    turns = split_turns(steps)
+    for d, tn in zip(out.decisions, turns):
+        seat = tn.seat
+        if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:
+            c = _take_choice(game, hr, steps, tn.pre, tn.first, seat, budget)
+            if c is not None:
+                d.choices.append(c)
+        if tn.play0 >= 0:
+            c = _place_choice(game, hr, steps, tn.play0, tn.end, seat, budget)
+            if c is not None:
+                d.choices.append(c)
+        c = _discard_choice(game, hr, steps, tn.end, seat, budget)
+        if c is not None:
+            d.choices.append(c)
+        _relabel(d)
+        if progress is not None:
+            progress()
+    return out
+
+
+def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: Progress | None = None
+                     ) -> GameReview:
+    """Every decision of a replayed game (``replay_game(..., keep_steps=True)``) in expected points.
+
+    ``progress(done, total)`` is called after each turn."""
+    gr = GameReview(res.game, res.variant, list(res.players) + [f"#{i}" for i in range(len(res.players), 4)],
+                    version=DEEP_VERSION, depth="deep")
+    total = sum(len(split_turns(hr.steps)) for hr in res.hands if hr.steps)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    for i, hr in enumerate(res.hands, 1):
+        if hr.steps:
+            gr.hands.append(deep_review_hand(res.game, hr, i, budget=budget, progress=tick))
+    return gr
+
+
+__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "Z", "deep_review_game", "deep_review_hand"]

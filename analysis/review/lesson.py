@@ -1,0 +1,148 @@
+"""A review in words a player can use: each graded decision as one plain sentence in Turkish or
+English, and a whole review as JSON (``istaka report GAME --json``).
+
+Turkish sentences use the passive ("R9 atılsaydı": "had R9 been discarded") so that a tile's
+name never needs a case ending, which would depend on how the tile is read aloud.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from analysis.game import GameResult
+
+from .model import CATEGORIES, Choice, Decision, GameReview
+
+LANGS = ("tr", "en")
+
+# why a labelled decision cost points, when an exact check found the reason
+REASONS: dict[str, dict[str, str]] = {
+    "missed_opening": {"en": "the rack could open this turn", "tr": "el bu tur açılabiliyordu"},
+    "weaker_opening": {"en": "a stronger opening of the same kind was there", "tr": "aynı türden daha güçlü bir açılış vardı"},
+    "missed_take": {"en": "the previous discard would have opened", "tr": "yerdeki taşla açılabiliyordu"},
+    "missed_layoff": {"en": "more tiles could be laid off or melded", "tr": "daha fazla taş işlenebilir ya da per yapılabilirdi"},
+    "missed_swap": {"en": "the okey on the table could be taken (S1, S2)", "tr": "yerdeki okey alınabilirdi (S1, S2)"},
+    "missed_finish": {"en": "the hand could be finished", "tr": "el bitirilebilirdi"},
+    "okey_discard": {"en": "an okey was thrown though another tile was free (X3)",
+                     "tr": "cezasız bir taş varken okey atıldı (X3)"},
+    "layoff_discard": {"en": "the thrown tile could be laid off on the table (X4)",
+                       "tr": "atılan taş yerdeki bir pere işlenebilirdi (X4)"},
+    "fed_opening": {"en": "the next player opened with this discard (X5)", "tr": "sonraki oyuncu bu taşla açtı (X5)"},
+    "okey_kept": {"en": "an okey stayed in the rack to the end (E5)", "tr": "okey el sonuna kadar ıstakada kaldı (E5)"},
+    "pairs_over_melds": {"en": "a melds opening left less in the rack", "tr": "perle açılış ıstakada daha az bırakırdı"},
+    "melds_over_pairs": {"en": "a pairs opening left less in the rack", "tr": "çiftle açılış ıstakada daha az bırakırdı"},
+    "failed_opening": {"en": "an opening was taken back and charged (X2, X7)", "tr": "açılış geri alındı ve ceza yazıldı (X2, X7)"},
+}
+
+
+def _tiles(items: Any) -> str:
+    if isinstance(items, (list, tuple)):
+        return " ".join(_tiles(x) for x in items)
+    return str(items)
+
+
+def describe(events: Sequence[dict[str, Any]], label: str, lang: str) -> str:
+    """A move (the events a candidate plays) in words."""
+    tr = lang == "tr"
+    if not events:
+        return {"wait": "beklemek" if tr else "waiting", "nothing": "hiçbir şey koymamak" if tr else "placing nothing"
+                }.get(label, "hiçbir şey koymamak" if tr else "placing nothing")
+    e0 = events[0]
+    kind = e0.get("type")
+    if kind == "draw":
+        return "desteden çekmek" if tr else "drawing from the deck"
+    if kind == "take":
+        return f"yerdeki {e0.get('tile')} taşını almak" if tr else f"taking {e0.get('tile')}"
+    if kind == "discard":
+        return f"{e0.get('tile')} atmak" if tr else f"discarding {e0.get('tile')}"
+    parts = []
+    for e in events:
+        k = e.get("type")
+        if k == "open" and e.get("pairs"):
+            n = len(e["pairs"])
+            parts.append(f"{n} çiftle açmak ({_tiles(e['pairs'])})" if tr else f"opening with {n} pairs ({_tiles(e['pairs'])})")
+        elif k == "open":
+            ms = "; ".join(_tiles(m) for m in e.get("melds", []))
+            parts.append(f"perlerle açmak ({ms})" if tr else f"opening with melds ({ms})")
+        elif k == "meld":
+            ms = "; ".join(_tiles(m) for m in e.get("melds", []) or e.get("pairs", []))
+            parts.append(f"per koymak ({ms})" if tr else f"melding {ms}")
+        elif k == "layoff":
+            parts.append(f"{_tiles(e.get('tiles', e.get('tile', '')))} işlemek" if tr
+                         else f"laying off {_tiles(e.get('tiles', e.get('tile', '')))}")
+        elif k == "swap":
+            parts.append(f"okeyi {_tiles(e.get('tile', ''))} ile değiştirmek" if tr
+                         else f"swapping {_tiles(e.get('tile', ''))} for the okey")
+        elif k == "takeback":
+            parts.append("geri almak" if tr else "taking back")
+    return ", ".join(parts) if parts else label
+
+
+def sentence(c: Choice, lang: str = "en") -> str:
+    """One plain sentence: what would have been better, by how many expected points, and why."""
+    tr = lang == "tr"
+    best_events = c.best_events
+    played = describe(c.played_events, c.played, lang)
+    best = describe(best_events, c.best, lang)
+    if c.cost <= 0:
+        return (f"En iyi hamle oynandı: {played} (beklenen {c.expected_played:.0f} puan)." if tr
+                else f"The best move was played: {played} (expected {c.expected_played:.0f} points).")
+    pts = f"{c.cost:.0f}"
+    why = REASONS.get(c.category or "", {}).get(lang)
+    if tr:
+        s = f"{played} yerine {best} seçilseydi, beklenen puanın {pts} daha düşük olurdu"
+    else:
+        s = f"{best[0].upper() + best[1:]} instead of {played} would have lowered your expected score by {pts} points"
+    return s + (f": {why}." if why else ".")
+
+
+def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
+    """The review as ``istaka report GAME --json`` prints it (README "Review")."""
+    seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "cost", "accuracy",
+                                   "cost_per_hand", "mistakes")} for row in gr.summary()]
+    for s in seats:
+        s["cost"] = round(float(s["cost"]), 2)
+        s["cost_per_hand"] = round(float(s["cost_per_hand"]), 2)
+        if s["accuracy"] is not None:
+            s["accuracy"] = round(float(s["accuracy"]), 1)
+    decisions: list[dict[str, Any]] = []
+    hands = []
+    actual = {i: hr for i, hr in enumerate(res.hands, 1)} if res is not None else {}
+    for h in gr.hands:
+        expected: list[float | None] = [None] * 4
+        for d in h.decisions:
+            if gr.depth == "deep":
+                for c in d.choices:
+                    if expected[d.seat] is None:
+                        expected[d.seat] = round(c.expected_played, 1)
+                    decisions.append(_choice_row(h.ord, d, c))
+            else:
+                decisions.append(_quick_row(h.ord, d))
+        hr = actual.get(h.ord)
+        hands.append({"ord": h.ord, "hand": h.hand, "result": h.result,
+                      "actual": list(hr.totals()) if hr is not None else None, "expected": expected})
+    return {"game": gr.game, "variant": gr.variant, "depth": gr.depth, "version": gr.version, "seats": seats,
+            "hands": hands, "decisions": decisions}
+
+
+def _choice_row(ord: int, d: Decision, c: Choice) -> dict[str, Any]:
+    return {"ord": ord, "hand": d.hand, "seat": d.seat, "turn": d.turn, "kind": c.kind, "step": c.step,
+            "line": c.line, "played": c.played, "best": c.best, "cost": round(c.cost, 2),
+            "expected_played": round(c.expected_played, 2), "expected_best": round(c.expected_best, 2),
+            "se": round(c.se, 2), "category": c.category,
+            "candidates": [{"move": x["move"], "expected": x["expected"], "se": x.get("se"), "n": x.get("n"),
+                            "played": x.get("played", False)} for x in c.candidates],
+            "best_line": c.best_events, "played_line": c.played_events,
+            "lesson": {lang: sentence(c, lang) for lang in LANGS}}
+
+
+def _quick_row(ord: int, d: Decision) -> dict[str, Any]:
+    return {"ord": ord, "hand": d.hand, "seat": d.seat, "turn": d.turn, "kind": "turn", "step": d.start,
+            "line": d.line, "played": d.played, "best": d.best, "cost": float(d.cost),
+            "exposure_played": d.exposure_played, "exposure_best": d.exposure_best,
+            "candidates": [], "mistakes": [{"category": m.category, "cost": m.cost, "severity": m.severity,
+                                            "definition": CATEGORIES.get(m.category, "")} for m in d.mistakes]}
+
+
+__all__ = ["LANGS", "REASONS", "describe", "sentence", "to_json"]
