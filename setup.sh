@@ -19,8 +19,11 @@ fi
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+# the embedded database: created, migrated and filled with data/sample/ on first use; then the
+# move review (istaka analyze, a few seconds for the sample), so Review, Practice and the Players
+# trends open with data
+.venv/bin/python -c "from analysis import store; store.connect().close(); print('database:', store.db_path())"
+.venv/bin/istaka analyze --no-progress
 if [ "${1:-}" != "--no-run" ]; then
-  # the embedded database: created, migrated and filled with data/sample/ on first use
-  .venv/bin/python -c "from analysis import store; store.connect().close(); print('database:', store.db_path())"
   exec .venv/bin/streamlit run dashboard/app.py --server.headless true --server.address 127.0.0.1
 fi

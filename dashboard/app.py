@@ -17,27 +17,37 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dash
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, url_state
 from dashboard.i18n import LANGS, t
 from dashboard.review_data import t as rv_t
 from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
 
-if "lang" not in st.session_state and st.query_params.get("lang") in LANGS:
-    st.session_state.lang = st.query_params["lang"]  # a shared link's language, on its first load
-with st.sidebar:  # the language is kept in the URL (?lang=en), so a shared link keeps it
-    st.segmented_control(t("language", data.lang()), LANGS, key="lang", default="tr", required=True,
-                         bind="query-params", format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])
+url_state.seed("lang", url_state.one_of(LANGS))  # the language is kept in the URL (?lang=en)
+st.session_state.setdefault("lang", "tr")
+with st.sidebar:
+    st.segmented_control(t("language", data.lang()), LANGS, key="lang", required=True,
+                         format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])
 lang = data.lang()
+url_state.keep(lang=lang)
 st.html(CSS)  # style-only HTML is added to the page itself, not in a frame
 
 # The pages live in views/, not pages/: with a pages/ folder next to the entrypoint, a freshly
 # started Streamlit runs a deep link (/replay?game=...) as a v1 multipage app, without this
 # script and its st.navigation, until someone has opened "/" once.
 PAGES = ROOT / "dashboard" / "views"
+
+
+def _home() -> None:
+    """``/`` opens the Games page at its own address (``/games``), so that its filters and the
+    language stay in the URL (the default page's address is ``/``, which drops them)."""
+    st.switch_page(data.PAGE_REF["games"], query_params=st.query_params.to_dict())
+
+
 pages = [
-    st.Page(PAGES / "games.py", title=t("page_games", lang), icon=":material/list:", url_path="games", default=True),
+    st.Page(_home, title=t("page_games", lang), url_path="home", default=True, visibility="hidden"),
+    st.Page(PAGES / "games.py", title=t("page_games", lang), icon=":material/list:", url_path="games"),
     st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon=":material/play_arrow:", url_path="replay"),
     st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon=":material/science:", url_path="lab"),
     st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),

@@ -13,13 +13,28 @@ from . import data
 from .i18n import t
 from .tiles_view import esc  # plotly reads tags in trace names: names from logs are escaped
 
-PALETTE = ["#d0281f", "#1560bd", "#e08600", "#1b1b1b", "#2e9d44", "#8e44ad", "#16a085", "#7f8c8d"]
+PALETTE = ["#d0281f", "#1560bd", "#e08600", "#1b1b1b", "#2e9d44", "#8e44ad", "#16a085", "#7f8c8d",
+           "#c2185b", "#5d4037", "#0097a7", "#afb42b", "#3949ab", "#f06292", "#00796b", "#ff7043"]
+FINISH_COLOUR = {"normal": "#607d8b", "okey": "#d4a017", "elden": "#2e9d44", "pairs": "#8e44ad"}
 
 
-def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+def player_colours() -> dict[str, str]:
+    """One colour per player name, the same on every chart and whatever the selection: by the
+    name's place among all the database's players."""
+    return {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(sorted(map(str, data.choices()["players"])))}
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str, *, dates: bool = False) -> go.Figure:
     fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=340, margin={"l": 40, "r": 10, "t": 40, "b": 40},
-                      legend={"orientation": "h", "y": -0.25})
+                      legend={"orientation": "h", "y": -0.25}, showlegend=True)
+    if dates:  # numbers only: plotly's month names would be English on the Turkish page
+        fig.update_xaxes(tickformat="%d.%m.%Y", hoverformat="%d.%m.%Y %H:%M")
     return fig
+
+
+def finish_label(kind: str, lang: str) -> str:
+    """A finish kind (``okey+elden``) in words."""
+    return " + ".join(t(f"fk_{k}", lang) for k in str(kind).split("+"))
 
 
 def game_ranks(scores: pd.DataFrame) -> pd.DataFrame:
@@ -50,7 +65,8 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
     frames = data.player_frames(variant)
     scores = frames["player_hand_scores"]
     mine = scores[scores["player"].isin(players)]
-    colour = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(players)}
+    every = player_colours()
+    colour = {p: every.get(p, PALETTE[i % len(PALETTE)]) for i, p in enumerate(players)}
     figs: dict[str, Any] = {}
 
     fig = go.Figure()
@@ -69,7 +85,8 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
         keep = thin(len(s))
         fig.add_trace(go.Scattergl(x=s["started"].to_numpy()[keep], y=s["cumulative"].to_numpy()[keep],
                                    mode="lines", name=esc(p), line={"color": colour[p]}))
-    figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang))
+    figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang),
+                                 dates=True)
 
     fig = go.Figure()
     for p in players:
@@ -105,7 +122,11 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
     fig = go.Figure()
     for kind in sorted(fk["kind"].unique()) if len(fk) else []:
         s = fk[fk["kind"] == kind].set_index("player")["finishes"]
-        fig.add_trace(go.Bar(x=[esc(p) for p in players], y=[int(s.get(p, 0)) for p in players], name=kind))
+        first = str(kind).split("+")[0]
+        fig.add_trace(go.Bar(x=[esc(p) for p in players], y=[int(s.get(p, 0)) for p in players],
+                             name=esc(finish_label(kind, lang)),
+                             marker_color=FINISH_COLOUR.get(first, "#999"),
+                             marker_pattern_shape="/" if "+" in str(kind) else ""))
     fig.update_layout(barmode="stack")
     figs["finishes"] = _layout(fig, t("chart_finishes", lang), "", t("axis_count", lang))
 

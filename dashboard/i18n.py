@@ -136,8 +136,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_declare": ("çifte gidiyor", "declares çift"),
     "ev_open": ("açtı {what}", "opens {what}"),
     "ev_meld": ("per koydu {what}", "places {what}"),
-    "ev_layoff": ("işledi {tiles} → per {meld}", "işler {tiles} onto per {meld}"),
-    "ev_swap": ("okey aldı: {tiles} → per {meld}", "takes the okey: {tiles} into per {meld}"),
+    "ev_layoff": ("işledi {tiles} → per #{meld}", "lays off {tiles} onto per #{meld}"),
+    "ev_swap": ("okey aldı: {tiles} → per #{meld}", "takes the okey: {tiles} into per #{meld}"),
     "ev_takeback": ("geri aldı", "takes back"),
     "ev_discard": ("attı {tile}", "discards {tile}"),
     "ev_penalty": ("ceza {points}", "penalty {points}"),
@@ -153,7 +153,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lab_threshold": ("Şu anki eşik (sayı)", "Current threshold (points)"),
     "lab_take": ("Yandan alınan taş (isteğe bağlı)", "Taken discard (optional)"),
     "lab_bad_rack": ("Okunamadı: {msg}", "Cannot read: {msg}"),
-    "lab_too_many": ("{tile} ikiden fazla", "{tile} more than twice"),
+    "lab_too_many": ("{tiles}: 106 taşlık takımda olandan fazla (gösterge {ind} de onlardan biri) [T1]",
+                     "{tiles}: more copies than the 106-tile set holds (the gösterge {ind} is one of them) [T1]"),
     "lab_count": ("{n} taş", "{n} tiles"),
     "lab_share": ("Paylaşılabilir bağlantı", "Shareable link"),
     "lab_empty": ("Istakaya taş ekleyin.", "Add tiles to the rack."),
@@ -177,13 +178,127 @@ STRINGS: dict[str, tuple[str, str]] = {
     "axis_threshold": ("eşik", "threshold"),
     "axis_count": ("adet", "count"),
     "axis_date": ("tarih", "date"),
+    # ---- issue 13: every word a user reads (Games, Replay, Lab, Players, setup) ----
+    "games_lower_better": ("101'de düşük toplam iyidir: en düşük toplamlı oyuncu kazanır.",
+                           "In 101 a lower total is better: the player with the lowest total wins."),
+    "filter_from": ("Başlangıç", "From"),
+    "filter_to": ("Bitiş", "To"),
+    "result_valid_f": ("geçerli", "valid"),
+    "result_invalid_f": ("geçersiz", "invalid"),
+    "result_disagrees_f": ("kayıttaki puan farklı", "log scores differ"),
+    "result_complete_f": ("tamamlanmış", "complete"),
+    "result_incomplete_f": ("yarım kalmış", "incomplete"),
+    "result_won_f": ("kazandığı", "won"),
+    "result_lost_f": ("kaybettiği", "lost"),
+    "games_click": ("Bir satıra tıkla: oyunun tekrarı açılır (▶ yeni sekmede açar).",
+                    "Click a row to replay that game (▶ opens it in a new tab)."),
+    "new_games": ("Yeni yüklenen {n} oyun:", "{n} newly uploaded games:"),
+    "new_games_one": ("Yeni yüklenen oyun:", "Newly uploaded game:"),
+    "import_line": (("{files} dosya, {games} oyun: {stored} kaydedildi, {unchanged} değişmedi, {conflicts} çakışma, "
+                     "{invalid} geçersiz, {failed} okunamadı"),
+                    ("{files} files, {games} games: {stored} stored, {unchanged} unchanged, {conflicts} conflicts, "
+                     "{invalid} invalid, {failed} failed")),
+    "col_what": ("", ""),
+    "col_count": ("Sayı", "Count"),
+    "sum_files": ("Dosya", "Files"),
+    "sum_games": ("Oyun", "Games"),
+    "sum_events": ("Olay", "Events"),
+    "sum_stored": ("Kaydedilen", "Stored"),
+    "sum_unchanged": ("Değişmeyen", "Unchanged"),
+    "sum_conflicts": ("Çakışan", "Conflicts"),
+    "sum_invalid": ("Geçersiz", "Invalid"),
+    "sum_failed": ("Okunamayan", "Failed"),
+    "sum_seconds": ("Süre (sn)", "Time (s)"),
+    "err_unreadable": ("okunamadı", "unreadable"),
+    "err_conflict": ("çakışma", "conflict"),
+    "err_store": ("kaydedilemedi", "not stored"),
+    "err_invalid": ("geçersiz hamle", "illegal move"),
+    "err_col_file": ("Dosya", "File"),
+    "err_col_line": ("Satır", "Line"),
+    "err_col_game": ("Oyun", "Game"),
+    "err_col_kind": ("Tür", "Kind"),
+    "err_col_rule": ("Kural", "Rule"),
+    "err_col_message": ("Açıklama (kayıt okuyucusundan)", "Message (from the log reader)"),
+    "game_not_found": ("{game} adlı oyun bu veritabanında yok; ilk oyun gösteriliyor.",
+                       "There is no game {game} in this database; showing the first game."),
+    "moves_click": ("Bir hamleye tıkla: o adıma gider.", "Click a move to go to that step."),
+    "danger_x4": ("masadaki pere işlenir", "a table per takes it"),
+    "danger_x5": ("sonraki oyuncuyu açtırır", "lets the next player open"),
+    "danger_cost": ("atılırsa ceza {p}", "penalty {p} if discarded"),
+    "pick_red": ("Kırmızı", "Red"),
+    "pick_yellow": ("Sarı", "Yellow"),
+    "pick_blue": ("Mavi", "Blue"),
+    "pick_black": ("Siyah", "Black"),
+    "lab_too_long": ("{n} taş yazıldı; bir ıstakada en çok {max} taş olur.",
+                     "{n} tiles typed; a rack holds at most {max}."),
+    "lab_bad_tile": ("Okunamayan taş: {tiles} (gösterim: R1 Y2 B3 K4 J; renkler R, Y, B, K; sayılar 1–13)",
+                     "Cannot read: {tiles} (notation: R1 Y2 B3 K4 J; colours R, Y, B, K; numbers 1–13)"),
+    "lab_siler_points": ("Siler: {v} sayıyla açmak (≥{s}) puandan {u} siler (O8).",
+                         "Siler: opening with {v} points (≥{s}) strikes {u} off the score (O8)."),
+    "lab_siler_pairs": ("Siler: {v} çiftle açmak (≥{s}) puandan {u} siler (O8).",
+                        "Siler: opening with {v} çift (≥{s}) strikes {u} off the score (O8)."),
+    "fk_normal": ("normal", "normal"),
+    "fk_okey": ("okey atarak", "by discarding an okey"),
+    "fk_elden": ("elden", "elden"),
+    "fk_pairs": ("çiftten", "after opening çift"),
+    "stat_player": ("Oyuncu", "Player"),
+    "stat_games": ("Oyun", "Games"),
+    "stat_hands": ("El", "Hands"),
+    "stat_opened_pct": ("Açtığı el %", "Opened %"),
+    "stat_avg_opening": ("Ort. per açılışı (sayı)", "Avg. per opening (points)"),
+    "stat_avg_pairs_opening": ("Ort. çift açılışı (çift)", "Avg. çift opening (çift)"),
+    "stat_finishes": ("Bitirdiği el", "Finishes"),
+    "stat_elden": ("Elden bitiş", "Elden finishes"),
+    "stat_okey_finishes": ("Okey atarak bitiş", "Okey finishes"),
+    "stat_penalties_per_hand": ("El başına ceza (adet)", "Penalties per hand"),
+    "stat_penalty_points": ("Ceza puanı", "Penalty points"),
+    "stat_avg_hand_score": ("Ort. el puanı (düşük iyi)", "Avg. hand score (lower is better)"),
 }
 
 
 def t(key: str, lang: str = DEFAULT, **fields: object) -> str:
-    """The string ``key`` in ``lang`` (an unknown key shows itself, so gaps are visible)."""
+    """The string ``key`` in ``lang`` (an unknown key shows itself, so gaps are visible); with
+    ``n=1`` the key's ``<key>_one`` form is used where there is one (English singulars)."""
+    if fields.get("n") == 1 and key + "_one" in STRINGS:
+        key += "_one"
     pair = STRINGS.get(key)
     if pair is None:
         return key
     text = pair[1] if lang == "en" else pair[0]
     return text.format(**fields) if fields else text
+
+
+MONTHS = {"tr": ("Oca", "Şub", "Mar", "Nis", "May", "Haz", "Tem", "Ağu", "Eyl", "Eki", "Kas", "Ara"),
+          "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")}
+
+
+def fmt_date(value: object, lang: str = DEFAULT) -> str:
+    """A date or time as a reader of ``lang`` writes it ("16 Eki 2026 20:30"); empty for none."""
+    import datetime as dt
+
+    import pandas as pd
+
+    if value is None or (not isinstance(value, str) and bool(pd.isna(value))):  # None, NaN, NaT
+        return ""
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    if hasattr(value, "to_pydatetime"):
+        value = value.to_pydatetime()
+    if not isinstance(value, dt.date):
+        return str(value)
+    text = f"{value.day} {MONTHS['en' if lang == 'en' else 'tr'][value.month - 1]} {value.year}"
+    if isinstance(value, dt.datetime):
+        text += f" {value:%H:%M}"
+    return text
+
+
+_MD = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+
+
+def md_plain(text: object) -> str:
+    """Text shown literally where Streamlit reads Markdown (button labels, captions): every
+    Markdown character is escaped, so a name from a log cannot format or link anything."""
+    return str(text).translate(_MD)

@@ -17,26 +17,51 @@ except ImportError:
     _solver = None  # type: ignore[assignment]
 
 
+MAX_RACK = max(r.dealt_starter for r in PRESETS.values())  # the starter's dealt rack is the largest
+
+
 @dataclass
 class ParsedRack:
     tiles: list[Tile] = field(default_factory=list)
-    error: str | None = None
+    error: tuple[str, dict[str, Any]] | None = None  # an i18n key and its fields
 
 
 def parse_rack(text: str, indicator: Tile) -> ParsedRack:
-    """Tiles from notation; no tile more often than the set holds, the gösterge's copy counted (T1, T2)."""
-    try:
-        tiles = [Tile.parse(x) for x in text.replace(",", " ").split()]
-    except NotationError as e:
-        return ParsedRack([], str(e))
+    """Tiles from notation; no more tiles than a dealt rack holds, no tile more often than the set
+    holds, the gösterge's copy counted (T1, T2). Errors are i18n keys with their fields."""
+    words = text.replace(",", " ").split()
+    if len(words) > MAX_RACK:
+        return ParsedRack([], ("lab_too_long", {"n": len(words), "max": MAX_RACK}))
+    tiles, bad = [], []
+    for w in words:
+        try:
+            tiles.append(Tile.parse(w))
+        except NotationError:
+            bad.append(w)
+    if bad:
+        return ParsedRack([], ("lab_bad_tile", {"tiles": " ".join(bad)}))
     have = Counter(tiles)
     have[indicator] += 1
     full = full_set()
     over = sorted(str(x) for x, n in have.items() if n > full[x])
     if over:
-        return ParsedRack(tiles, f"{', '.join(over)}: more copies than the 106-tile set holds "
-                                 f"(the gösterge {indicator} is one of them) [T1]")
+        return ParsedRack(tiles, ("lab_too_many", {"tiles": ", ".join(over), "ind": str(indicator)}))
     return ParsedRack(tiles)
+
+
+def siler(result: dict[str, Any], variant: str) -> list[tuple[str, dict[str, Any]]]:
+    """Notes (i18n key, fields) for best openings big enough for siler (O8) in this preset."""
+    r = PRESETS[variant]
+    if not r.siler:
+        return []
+    out = []
+    pts, prs = result.get("points") or {}, result.get("pairs") or {}
+    if pts.get("reaches") and (pts.get("value") or 0) >= r.siler_points:
+        out.append(("lab_siler_points", {"v": pts["value"], "s": r.siler_points, "u": r.penalty_unit}))
+    n = prs.get("count", prs.get("value")) or 0
+    if prs.get("reaches") and n >= r.siler_pairs:
+        out.append(("lab_siler_pairs", {"v": n, "s": r.siler_pairs, "u": r.penalty_unit}))
+    return out
 
 
 def _plain(x: Any) -> Any:

@@ -208,16 +208,36 @@ def suggestion_html(sol: Mapping[str, Any], state: HandState, seat: int, lang: s
         fin = _get(plan, "finishes")
         if fin:
             parts.append(f'<div class="ist-badge open">{esc(t("plan_finishes", lang))}</div>')
-    danger = _get(sol, "dangerous", "danger", default=None)
-    if danger is not None:
-        items = []
-        for d in danger:
-            tile_txt = _get(d, "tile", default=d) if isinstance(d, Mapping) else d
-            rule = _get(d, "rule", "reason", default="") if isinstance(d, Mapping) else ""
-            try:
-                items.append(tile_html(Tile.parse(str(tile_txt)), okey, small=True) +
-                             (f'<small>{esc(rule)}</small>' if rule else ""))
-            except ValueError:
-                items.append(esc(tile_txt))
-        parts.append(f'<div><b>{esc(t("dangerous", lang))}</b>: {"".join(items) or esc(t("none", lang))}</div>')
+    parts.append(danger_html(_get(sol, "dangerous", default=None), state, lang))
     return f'<div class="ist-plain">{"".join(parts)}</div>'
+
+
+def danger_cost(rule: str, tile: Tile, state: HandState) -> int:
+    """What discarding ``tile`` would cost under ``rule`` (X4: one penalty unit where the preset
+    is cezalı; X5: the preset's factor times the tile's value, a sahte okey counting as the okey)."""
+    r = state.rules
+    if not r.cezali:
+        return 0
+    if rule == "X5":
+        return r.x5_factor * (state.okey.number if tile.is_joker else tile.number)
+    return r.penalty_unit
+
+
+def danger_html(danger: Mapping[str, Sequence[str]] | None, state: HandState, lang: str) -> str:
+    """The dangerous discards (the solver's ``{"x4": [...], "x5": [...]}``), each tile drawn with
+    its rule and what it would cost."""
+    if danger is None:
+        return ""
+    items = []
+    for rule in ("X4", "X5"):
+        for text in danger.get(rule.lower(), []) or []:
+            try:
+                tile = Tile.parse(str(text))
+            except ValueError:
+                continue
+            cost = danger_cost(rule, tile, state)
+            items.append(f'<span class="ist-meld" data-danger="{rule}"><div class="own">{rule} · '
+                         f'{esc(t("danger_" + rule.lower(), lang))}</div>{tile_html(tile, state.okey, small=True)}'
+                         f'<div class="own">{esc(t("danger_cost", lang, p=cost))}</div></span>')
+    body = "".join(items) or esc(t("none", lang))
+    return f'<div data-testid="ist-danger"><b>{esc(t("dangerous", lang))}</b><br>{body}</div>'

@@ -9,7 +9,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from . import review_data as rv
-from .charts import PALETTE, _layout
+from .charts import PALETTE, _layout, player_colours
+from .i18n import t as tm
 from .tiles_view import esc
 
 
@@ -22,20 +23,25 @@ def figures(variant: str | None, players: Sequence[str], lang: str) -> dict[str,
         return None
     t = rv.t
     out = {}
+    colour = player_colours()
     for key, col, title in (("agreement", "agreement", "chart_agreement"), ("cost", "cost_per_hand", "chart_cost")):
         fig = go.Figure()
+        dated = bool(trend["started"].notna().all())
         for i, (name, df) in enumerate(trend.groupby("player", sort=True)):
-            x = df["started"] if df["started"].notna().all() else list(range(1, len(df) + 1))
+            x = df["started"] if dated else list(range(1, len(df) + 1))
             fig.add_trace(go.Scatter(x=x, y=df[col], mode="lines+markers", name=esc(name),
-                                     line={"color": PALETTE[i % len(PALETTE)]}, text=df["game"].map(esc)))
-        out[key] = _layout(fig, t(title, lang), "", "%" if key == "agreement" else "")
+                                     line={"color": colour.get(name, PALETTE[i % len(PALETTE)])},
+                                     text=df["game"].map(esc)))
+        out[key] = _layout(fig, t(title, lang), tm("axis_date" if dated else "axis_game", lang),
+                           "%" if key == "agreement" else t("axis_cost", lang), dates=dated)
     fig = go.Figure()
     for i, (name, df) in enumerate(cats.groupby("player", sort=True)):
         per_game = df["mistakes"] / df["games"].clip(lower=1)
-        fig.add_trace(go.Bar(x=[rv.category(c, lang) for c in df["category"]], y=per_game, name=esc(name),
-                             marker_color=PALETTE[i % len(PALETTE)]))
-    fig.update_layout(barmode="group")
-    out["categories"] = _layout(fig, t("chart_categories", lang), "", "/ game")
+        fig.add_trace(go.Bar(y=[rv.category(c, lang) for c in df["category"]], x=per_game, name=esc(name),
+                             orientation="h", marker_color=colour.get(name, PALETTE[i % len(PALETTE)])))
+    fig.update_layout(barmode="group")  # horizontal bars: the kinds' names are read, not stacked on each other
+    out["categories"] = _layout(fig, t("chart_categories", lang), t("axis_per_game", lang), "")
+    out["categories"].update_layout(height=max(340, 90 + 30 * len(set(cats["category"]))), yaxis={"automargin": True})
     return out
 
 
@@ -45,8 +51,9 @@ def show(variant: str | None, players: Sequence[str], lang: str) -> None:
     figs = figures(variant, players, lang)
     if figs is None:
         st.caption(rv.t("no_review", lang))
+        rv.analyze_buttons(lang, key="pl")
         return
-    a, b, c = st.columns(3)
+    a, b = st.columns(2)
     a.plotly_chart(figs["agreement"], key="ch_rv_agreement")
     b.plotly_chart(figs["cost"], key="ch_rv_cost")
-    c.plotly_chart(figs["categories"], key="ch_rv_categories")
+    st.plotly_chart(figs["categories"], key="ch_rv_categories")

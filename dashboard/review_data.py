@@ -16,7 +16,7 @@ from analysis.store import queries
 
 from analysis import store
 from analysis.game import HandState
-from analysis.review import CATEGORIES, SOLVER_VERSION
+from analysis.review import SOLVER_VERSION
 
 from . import data
 
@@ -27,10 +27,21 @@ STRINGS: dict[str, tuple[str, str]] = {
     "page_review": ("İnceleme", "Review"),
     "page_practice": ("Alıştırma", "Practice"),
     "review_title": ("Hamle incelemesi", "Move review"),
-    "not_analyzed": ("Bu oyun henüz incelenmedi (çözücü {v}). `istaka analyze` çalıştırın ya da:",
-                     "This game is not analysed yet (solver {v}). Run `istaka analyze`, or:"),
+    "not_analyzed": ("Bu oyun henüz incelenmedi: hamleleri çözücüyle şimdi incelenebilir.",
+                     "This game has not been analysed yet: its moves can be graded by the solver now."),
     "analyze_now": ("Bu oyunu şimdi incele", "Analyse this game now"),
+    "analyze_all": ("Bütün oyunları incele ({n} oyun bekliyor)", "Analyse every game ({n} waiting)"),
+    "analyze_all_one": ("Bütün oyunları incele (1 oyun bekliyor)", "Analyse every game (1 waiting)"),
+    "analyzing": ("İnceleniyor: {i} / {n} oyun", "Analysing: {i} / {n} games"),
     "analyzed": ("{n} oyun incelendi.", "{n} games analysed."),
+    "analyzed_one": ("1 oyun incelendi.", "1 game analysed."),
+    "analyze_failed": ("{n} oyun incelenemedi: {first}", "{n} games could not be analysed: {first}"),
+    "sev_blunder": ("büyük hata", "blunder"),
+    "sev_mistake": ("hata", "mistake"),
+    "sev_inaccuracy": ("küçük hata", "inaccuracy"),
+    "sev_note": ("not", "note"),
+    "chance_now": ("{name} bu sırada açabilir: açma şansı hesaplanmaz.",
+                   "{name} can open this turn already: no chance to compute."),
     "seats": ("Oyuncular: en iyi hamleye uyum ve maliyet", "Players: agreement with the best move and cost"),
     "col_agreement": ("Uyum %", "Agreement %"),
     "col_cost": ("Maliyet", "Cost"),
@@ -45,21 +56,28 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_mistakes": ("Hata bulunmadı.", "No mistakes found."),
     "all_hands": ("Bütün eller", "All hands"),
     "report": ("İnceleme raporunu indir (HTML)", "Download the review report (HTML)"),
-    "legend": ("🔴 ≥100 puan · 🟠 ≥30 · 🟡 >0 · ⚪ not", "🔴 ≥100 points · 🟠 ≥30 · 🟡 >0 · ⚪ note"),
+    "legend": ("🔴 büyük hata: ≥100 puan · 🟠 hata: ≥30 · 🟡 küçük hata: >0 · ⚪ not",
+               "🔴 blunder: ≥100 points · 🟠 mistake: ≥30 · 🟡 inaccuracy: >0 · ⚪ note"),
     "next_mistake": ("Sonraki hata ⚠ (M)", "Next mistake ⚠ (M)"),
-    "chance": ("Açma şansı ({name}, kendi gördüğüyle)", "Chance to open ({name}, from his own view)"),
+    "chance": ("Açma şansı ({name}, kendi gördüğüyle)", "Chance to open ({name}, from their own view)"),
     "chance_row": ("{k} çekişte: %{p:.0f} ± {se:.0f}", "within {k} draws: {p:.0f}% ± {se:.0f}"),
+    "chance_row_one": ("1 çekişte: %{p:.0f} ± {se:.0f}", "within 1 draw: {p:.0f}% ± {se:.0f}"),
     "chance_note": ("{n} örnek, {u} görünmeyen taş{exact}", "{n} samples, {u} unseen tiles{exact}"),
+    "chance_note_one": ("1 örnek, {u} görünmeyen taş{exact}", "1 sample, {u} unseen tiles{exact}"),
     "exact": (" (tam sayım)", " (exact count)"),
-    "trends": ("Uyum ve hata eğilimi (istaka analyze)", "Accuracy and mistake trends (istaka analyze)"),
-    "no_review": ("İnceleme yok: `istaka analyze` çalıştırın.", "No review yet: run `istaka analyze`."),
+    "trends": ("Uyum ve hata eğilimi (hamle incelemesi)", "Accuracy and mistake trends (the move review)"),
+    "no_review": ("Henüz inceleme yok: oyunlar çözücüyle incelenince burada görünür.",
+                  "No review yet: it shows here once the games are analysed by the solver."),
     "chart_agreement": ("En iyi hamleye uyum (%)", "Agreement with the best move (%)"),
     "chart_cost": ("El başına maliyet", "Cost per hand"),
-    "chart_categories": ("Türe göre hatalar", "Mistakes by category"),
+    "chart_categories": ("Türe göre hatalar (oyun başına)", "Mistakes by kind (per game)"),
+    "axis_cost": ("maliyet (puan)", "cost (points)"),
+    "axis_per_game": ("oyun başına hata", "mistakes per game"),
     "practice_title": ("Kendi hatalarından alıştırma", "Practice on your own mistakes"),
     "practice_player": ("Oyuncu", "Player"),
-    "practice_none": ("Bu oyuncunun alıştırılacak hatası yok (önce `istaka analyze`).",
-                      "No positions to practise for this player (run `istaka analyze` first)."),
+    "practice_none": ("Bu oyuncunun alıştırılacak hatası yok.", "No positions to practise for this player."),
+    "practice_unanalyzed": ("Alıştırma, incelenmiş oyunlardaki hatalardan seçilir; {n} oyun henüz incelenmedi.",
+                            "Practice positions come from analysed games; {n} games are not analysed yet."),
     "practice_task_open": ("Sıra sende ({name}), henüz açmadın: açılışının taşlarını seç.",
                            "Your move ({name}), not opened yet: pick the tiles of your opening."),
     "practice_task_turn": ("Sıra sende ({name}), açtın: işleyeceğin / yeni per yapacağın taşları seç.",
@@ -74,22 +92,76 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice_right": ("Doğru! Maruz kalma {e} (en iyisi {b}).", "Right! Exposure {e} (best {b})."),
     "practice_wrong": ("Maliyet {c}: senin maruz kalman {e}, en iyisi {b}. {why}",
                        "Cost {c}: your exposure {e}, the best {b}. {why}"),
+    "why_nothing": ("hiç taş koymadın.", "nothing placed."),
+    "why_p5": ("atmak için elde bir taş kalmalı (P5).", "keep a tile to discard (P5)."),
+    "why_o1": ("açılış eşiğin altında (O1).", "the opening is under the threshold (O1)."),
+    "why_o3": ("çift sayısı eşiğe yetmiyor (O3).", "too few çift for the threshold (O3)."),
+    "why_m": ("bu taşların hepsi per ya da çift olmuyor (M1-M4).",
+              "these tiles do not all form per or çift (M1-M4)."),
+    "why_l": ("bu taşların hepsi konamıyor (L1-L3, O4, O5).", "these tiles cannot all be placed (L1-L3, O4, O5)."),
     "practice_best": ("En iyisi", "The best"),
     "practice_played": ("Oyunda oynanan: maliyet {c} ({cat})", "Played in the game: cost {c} ({cat})"),
     "practice_of": ("Pozisyon {i} / {n} · {game} el {hand} adım {step}",
                     "Position {i} / {n} · {game} hand {hand} step {step}"),
 }
 
-CATEGORY_TR = {
-    "missed_opening": "kaçan açılış", "weaker_opening": "zayıf açılış", "missed_take": "alınmayan taş",
-    "missed_layoff": "işlenmeyen taş", "missed_swap": "alınmayan okey", "missed_finish": "kaçan bitiş",
-    "okey_discard": "okey atma (X3)", "layoff_discard": "işler taş atma (X4)",
-    "fed_opening": "açtıran taş (X5)", "okey_kept": "elde kalan okey (E5)", "pairs_over_melds": "per yerine çift",
-    "melds_over_pairs": "çift yerine per", "failed_opening": "geri alınan açılış (X2, X7)",
+CATEGORY: dict[str, tuple[str, str]] = {  # the review's mistake kinds as a player reads them
+    "missed_opening": ("kaçan açılış", "missed opening"),
+    "weaker_opening": ("zayıf açılış", "weaker opening"),
+    "missed_take": ("alınmayan taş", "missed take"),
+    "missed_layoff": ("işlenmeyen taş", "missed lay-off"),
+    "missed_swap": ("alınmayan okey", "missed okey swap"),
+    "missed_finish": ("kaçan bitiş", "missed finish"),
+    "okey_discard": ("okey atma (X3)", "okey discarded (X3)"),
+    "layoff_discard": ("işler taş atma (X4)", "işler tile discarded (X4)"),
+    "fed_opening": ("açtıran taş (X5)", "discard that opened the next player (X5)"),
+    "okey_kept": ("elde kalan okey (E5)", "okey left in the rack (E5)"),
+    "pairs_over_melds": ("per yerine çift", "çift instead of per"),
+    "melds_over_pairs": ("çift yerine per", "per instead of çift"),
+    "failed_opening": ("geri alınan açılış (X2, X7)", "opening taken back (X2, X7)"),
+}
+
+DEFINITION: dict[str, tuple[str, str]] = {
+    "missed_opening": ("bu sırada eşiğe ulaşabilirdi (per ya da çift) ama açmadı",
+                       "could reach the opening threshold this turn (per or çift) and did not open"),
+    "weaker_opening": ("aynı türün en iyi açılışından düşük değerle açtı ya da elde daha çok ceza bıraktı",
+                       "opened with a lower value, or left a higher rack, than the best opening of the same kind"),
+    "missed_take": ("yandaki taşı alsa açabilirdi; almadı ve açmadı",
+                    "did not take the previous discard though it would have opened, and did not open"),
+    "missed_layoff": ("açmış oyuncu, işlenebilecek ya da yeni per/çift olabilecek taşları elde tuttu",
+                      "an opened player kept tiles that lay-offs or new per/çift could have placed"),
+    "missed_swap": ("açmış oyuncu, en iyi hamlenin aldığı okeyi masadan almadı (S1, S2)",
+                    "an opened player did not take an okey from the table when the best turn does (S1, S2)"),
+    "missed_finish": ("en iyi hamle eli bitiriyordu, oyuncu bitirmedi",
+                      "the best turn finishes the hand and the player did not finish"),
+    "okey_discard": ("cezasız atılacak başka taş varken okey attı (X3)",
+                     "discarded an okey though another tile was free of penalty (X3)"),
+    "layoff_discard": ("cezasız atılacak başka taş varken masadaki bir pere işlenen taşı attı (X4)",
+                       "discarded a tile a table per would take though another tile was free of penalty (X4)"),
+    "fed_opening": ("sonraki oyuncu bu taşı aldı ve onunla açtı (X5; ancak sonradan görülür)",
+                    "the next player took this discard and opened with it (X5; seen only in hindsight)"),
+    "okey_kept": ("el, açmış oyuncunun elinde son sırasında koyabileceği bir okeyle bitti (E5)",
+                  "the hand ended with an okey in an opened player's rack that their last turn could place (E5)"),
+    "pairs_over_melds": ("per açılışı eldeki cezayı daha çok düşürecekken çift açtı",
+                         "opened with çift where a per opening left a lower rack penalty"),
+    "melds_over_pairs": ("çift açılışı eldeki cezayı daha çok düşürecekken per açtı",
+                         "opened with per where a çift opening left a lower rack penalty"),
+    "failed_opening": ("açılışı ya da birkaç işlemeyi geri aldı ve cezasını ödedi (X2, X7)",
+                       "took back an opening or several lay-offs and was charged for it (X2, X7)"),
 }
 
 
+def _tr(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    pair = table.get(key)
+    if pair is None:
+        return key.replace("_", " ")
+    return pair[1] if lang == "en" else pair[0]
+
+
 def t(key: str, lang: str, **fields: object) -> str:
+    """A Review/Practice string; with ``n=1`` a ``<key>_one`` form is used where there is one."""
+    if fields.get("n") == 1 and key + "_one" in STRINGS:
+        key += "_one"
     pair = STRINGS.get(key)
     if pair is None:
         return key
@@ -98,11 +170,30 @@ def t(key: str, lang: str, **fields: object) -> str:
 
 
 def category(cat: str, lang: str) -> str:
-    return CATEGORY_TR.get(cat, cat) if lang != "en" else cat.replace("_", " ")
+    return _tr(CATEGORY, cat, lang)
 
 
-def definition(cat: str) -> str:
-    return CATEGORIES.get(cat, "")
+def definition(cat: str, lang: str) -> str:
+    return _tr(DEFINITION, cat, lang)
+
+
+REASON: dict[str, str] = {  # the practice grader's reasons (analysis.review_practice) -> string keys
+    "nothing placed": "why_nothing",
+    "keep a tile to discard (P5)": "why_p5",
+    "under the threshold (O1)": "why_o1",
+    "too few pairs (O3)": "why_o3",
+    "these tiles do not all form melds or pairs (M1-M4)": "why_m",
+    "these tiles cannot all be placed (L1-L3, O4, O5)": "why_l",
+}
+
+
+def reason(text: str, lang: str) -> str:
+    """The practice grader's reason in the page's language (empty stays empty)."""
+    return t(REASON[text], lang) if text in REASON else text
+
+
+def severity(sev: str, lang: str) -> str:
+    return t(f"sev_{sev}", lang)
 
 
 def _read(fn: Any, *args: Any, **kw: Any) -> Any:
@@ -127,17 +218,64 @@ def analyzed(game_id: str) -> bool:
     return len(game(game_id)["seats"]) > 0
 
 
-def analyze_now(game_ids: list[str]) -> int:
-    """Annotate these games in this process (a write burst, like an upload's import)."""
+@st.cache_data(show_spinner=False, max_entries=8)
+def _pending(v: int, path: str) -> list[str]:
+    from analysis.store.reviews import pending
+
+    return [str(g) for g, _ in _read(pending)]
+
+
+def pending_games() -> list[str]:
+    """The stored games not analysed by the current solver version."""
+    return _pending(data.version(), data.db_file())
+
+
+def analyze_now(game_ids: list[str], progress: Any = None, lang: str = "tr") -> tuple[int, list[str]]:
+    """Annotate these games in this process (write bursts, like an upload's import), a few at a
+    time so that ``progress`` (an ``st.progress`` bar) moves; the number annotated and the errors."""
     from analysis.store import analyze
 
-    con = store.connect(data.db_file())
-    try:
-        s = analyze(con, games=game_ids)
-    finally:
-        con.close()
+    done, errors = 0, []
+    step = 4
+    for i in range(0, len(game_ids), step):
+        con = store.connect(data.db_file())
+        try:
+            s = analyze(con, games=game_ids[i: i + step])
+        finally:
+            con.close()
+        done += s.annotated
+        errors += list(s.errors or [])
+        if progress is not None:
+            n = min(i + step, len(game_ids))
+            progress.progress(n / len(game_ids), text=t("analyzing", lang, i=n, n=len(game_ids)))
     st.cache_data.clear()
-    return s.annotated
+    return done, errors
+
+
+def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None:
+    """Offer to analyse this game (when given) and every waiting game, with a progress bar."""
+    waiting = pending_games()
+    row = st.container(horizontal=True)
+    one = game is not None and game in waiting and row.button(t("analyze_now", lang), key=f"{key}_analyze",
+                                                               type="primary")
+    every = bool(waiting) and row.button(t("analyze_all", lang, n=len(waiting)), key=f"{key}_analyze_all")
+    if not (one or every):
+        return
+    todo = [game] if one and game is not None else waiting
+    bar = st.progress(0.0, text=t("analyzing", lang, i=0, n=len(todo)))
+    n, errors = analyze_now(todo, bar, lang)
+    if errors:
+        st.session_state["_rv_analyze_msg"] = ("error", t("analyze_failed", lang, n=len(errors), first=errors[0]))
+    else:
+        st.session_state["_rv_analyze_msg"] = ("success", t("analyzed", lang, n=n))
+    st.rerun()
+
+
+def analyze_message() -> None:
+    """The outcome of the last analysis run from a page (shown once)."""
+    msg = st.session_state.pop("_rv_analyze_msg", None)
+    if msg:
+        getattr(st, msg[0])(msg[1])
 
 
 def hand_mistakes(game_id: str, hand: int) -> pd.DataFrame:
@@ -162,8 +300,10 @@ def mistake_steps(game_id: str, hand: int) -> list[int]:
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _chance(game_id: str, hand: int, step: int, seat: int, v: int, _state: HandState) -> dict[str, Any] | None:
-    from analysis.review import chance_to_open
+    from analysis.review import chance_to_open, opens_with
 
+    if opens_with(_state, seat, ()):  # it can open now: no chance to estimate
+        return {"now": True}
     c = chance_to_open(_state, seat, samples=120, seed=step)
     return None if c is None else {"rows": c.rows(), "samples": c.samples, "unseen": c.unseen, "exact": c.exact}
 
@@ -176,7 +316,8 @@ def chance(game_id: str, hand: int, step: int, state: HandState, seat: int) -> d
 
 
 def chance_lines(c: dict[str, Any], lang: str) -> list[str]:
-    out = [t("chance_row", lang, k=r["draws"], p=100 * r["p"], se=100 * r["se"]) for r in c["rows"]]
+    out = [t("chance_row_one" if r["draws"] == 1 else "chance_row", lang, k=r["draws"], p=100 * r["p"],
+             se=100 * r["se"]) for r in c["rows"]]
     out.append(t("chance_note", lang, n=c["samples"], u=c["unseen"], exact=t("exact", lang) if c["exact"] else ""))
     return out
 

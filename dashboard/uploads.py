@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
-from analysis.store import queries
-
 from analysis import store
+from analysis.store import queries
 
 from . import data
 from .i18n import t
@@ -65,8 +65,10 @@ def import_uploaded(files: Sequence[Any], lang: str) -> list[Message]:
         except store.StoreError as e:
             return out + [Message("error", str(e))]
         try:
+            before = set(queries.list_games(con)["game"])
             summary = store.import_paths(con, paths, workers=1)
             errs = queries.import_errors(con)
+            new = [str(g) for g in queries.list_games(con)["game"] if g not in before]
         finally:
             con.close()
     errs = errs[errs["file"].isin(paths)].copy() if len(errs) else errs
@@ -76,5 +78,44 @@ def import_uploaded(files: Sequence[Any], lang: str) -> list[Message]:
     for fid, _ in todo:
         done.add(fid)
     st.session_state["_last_import"] = {"summary": summary.to_dict(), "errors": errs}
-    out.append(Message("success" if not summary.failed and not summary.invalid else "warning", summary.line()))
+    st.session_state["_new_games"] = new
+    out.append(Message("success" if not summary.failed and not summary.invalid else "warning",
+                       t("import_line", lang, **summary.to_dict())))
     return out
+
+
+SUMMARY_FIELDS = ("files", "games", "events", "stored", "unchanged", "conflicts", "invalid", "failed", "seconds")
+
+
+def summary_frame(summary: dict[str, Any], lang: str) -> pd.DataFrame:
+    """An import's summary as a two-column table in the page's language (seconds rounded)."""
+    rows = [(t(f"sum_{k}", lang), f"{summary[k]:.1f}" if k == "seconds" else str(summary[k]))
+            for k in SUMMARY_FIELDS if k in summary]
+    return pd.DataFrame(rows, columns=[t("col_what", lang), t("col_count", lang)])
+
+
+ERROR_COLUMNS = ("file", "line", "game", "kind", "rule", "message")
+
+
+def errors_frame(errs: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """Import errors as a user reads them: the uploaded file's name (never a temporary path),
+    the kind in words, empty cells left empty, column headers in the page's language."""
+    out = pd.DataFrame()
+    for c in ERROR_COLUMNS:
+        if c not in errs.columns:
+            continue
+        col = errs[c]
+        if c == "file":
+            col = col.map(lambda x: "" if _blank(x) else Path(str(x)).name)
+        elif c == "kind":
+            col = col.map(lambda x: "" if _blank(x) else t(f"err_{x}", lang))
+        elif c == "line":
+            col = col.map(lambda x: "" if _blank(x) else str(int(x)))
+        else:
+            col = col.map(lambda x: "" if _blank(x) else str(x))
+        out[t(f"err_col_{c}", lang)] = col.to_numpy()
+    return out
+
+
+def _blank(x: Any) -> bool:
+    return x is None or (not isinstance(x, (str, list, tuple)) and bool(pd.isna(x)))

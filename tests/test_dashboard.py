@@ -45,6 +45,11 @@ def _step(at: AppTest) -> int:
     return int(m.group(1))
 
 
+def _frame(at: AppTest, column: str) -> Any:
+    """The first data frame on the page with this column."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
 def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:
     from analysis.store import queries
     from analysis import store
@@ -98,7 +103,7 @@ def test_replay_link_opens_at_its_step_and_end_shows_the_score_table(app: AppTes
 
 def test_replay_page_down_jumps_to_the_chosen_seats_next_turn(app: AppTest) -> None:
     at = _open(app, "replay", game="dash-1")
-    at.selectbox(key="turn_seat").select(3).run()
+    at.selectbox(key="seat").select(3).run()
     at.button(key="b_nturn").click().run()
     assert _step(_ok(at)) == 7  # seat 3 draws at step 7
     at.button(key="b_nturn").click().run()
@@ -137,11 +142,17 @@ def test_games_upload_imports_good_games_and_lists_bad_lines(app: AppTest, tmp_p
     at = _open(app, "games")
     at.file_uploader(key="upload").set_value(("upload.jsonl", text.encode(), "application/json")).run()
     _ok(at)
-    assert any("1 stored" in s.value for s in at.success) or any("1 stored" in w.value for w in at.warning)
-    errors = at.dataframe[1].value
-    assert (errors["file"] == "upload.jsonl").any()
-    assert len(good) + 2 in errors["line"].tolist()  # the broken line, by its number in the file
-    assert "not JSON" in " ".join(map(str, errors["message"]))
+    summary = _frame(at, "Sayı")  # the import summary: a table in words, not a JSON dump
+    stored_n = dict(zip(summary.iloc[:, 0], summary.iloc[:, 1]))["Kaydedilen"]
+    assert int(stored_n) >= 1 and "seconds" not in summary.to_string()
+    said = [m.value for m in list(at.success) + list(at.warning)]
+    assert any(f"{stored_n} kaydedildi" in m for m in said), said
+    errors = _frame(at, "Satır")  # the upload's errors (the first such table)
+    assert (errors["Dosya"] == "upload.jsonl").any()  # the uploaded name, not a temporary path
+    assert str(len(good) + 2) in errors["Satır"].tolist()  # the broken line, by its number in the file
+    assert "not JSON" in " ".join(map(str, errors.iloc[:, -1]))
+    assert "None" not in errors.to_string() and "istaka-upload-" not in errors.to_string()
+    assert "up-1" in _html(at) and "replay?game=up-1" in _html(at)  # a link to the new game
 
 
 def test_games_upload_refuses_a_wrong_file_name(app: AppTest) -> None:
@@ -193,7 +204,7 @@ def test_players_cumulative_chart_matches_the_database(app: AppTest, db: Path) -
         want = scores[scores["player"] == html.unescape(trace["name"])]["cumulative"].tolist()
         assert want and _decode(trace["y"]) == want
     stats = at.dataframe[0].value
-    assert set(stats["player"]) == {html.unescape(tr["name"]) for tr in spec["data"]}
+    assert set(stats["Oyuncu"]) == {html.unescape(tr["name"]) for tr in spec["data"]}
 
 
 def test_players_page_escapes_a_player_name_in_chart_legends(app: AppTest) -> None:

@@ -58,14 +58,14 @@ def _read(db: Path, fn: str, *args: Any, **kw: Any) -> Any:
 def test_review_page_lists_mistakes_worst_first_with_severity_and_escaped_names(app: AppTest, db: Path) -> None:
     at = _open(app, "review", game="rv-a")
     seats = at.dataframe[0].value
-    assert list(seats["#"]) == [0, 1, 2, 3] and EVIL in list(seats[""])  # a data frame cell, not HTML
+    assert list(seats["#"]) == [0, 1, 2, 3] and EVIL in list(seats["Oyuncu"])  # a data frame cell, not HTML
     table = at.dataframe(key="rv_mistakes").value
     want = _read(db, "game_mistakes", "rv-a")
     costs = list(table.iloc[:, 4])
     assert costs == sorted(costs, reverse=True) == list(want.cost)
     assert all(s.split()[0] in "🔴🟠🟡⚪" for s in table.iloc[:, 0])
     first = want.iloc[0]  # one click to the step: the row's link opens the replay there
-    assert table["▶"].iloc[0] == f"replay?game=rv-a&hand={first.hand}&step={first.step}"
+    assert table["▶"].iloc[0] == f"replay?game=rv-a&hand={first.hand}&step={first.step}&lang=tr"
     assert "<img" not in _html(at)
 
 
@@ -74,7 +74,7 @@ def test_review_page_analyses_a_game_on_request(db: Path, tmp_path: Path, monkey
     shutil.copy(db, copy)
     monkeypatch.setenv("ISTAKA_DB", str(copy))
     at = _open(AppTest.from_file(APP, default_timeout=90), "review", game="rv-b")
-    assert any("istaka analyze" in i.value for i in at.info)
+    assert any("henüz incelenmedi" in i.value for i in at.info)
     at.button(key="rv_analyze").click().run()
     _ok(at)
     assert len(at.dataframe[0].value) == 4
@@ -90,9 +90,8 @@ def test_replay_marks_mistakes_and_the_m_key_jumps_to_the_next_one(app: AppTest,
     _ok(at)
     cur = int(re.search(r'data-step="(\d+)"', _html(at)).group(1))
     assert cur == steps[0]
-    moves = next(d.value for d in at.dataframe if "⚠" in d.value.columns)
-    row = moves[moves["#"] == cur]
-    assert row["⚠"].iloc[0] in "🔴🟠🟡⚪" and row["⚠"].iloc[0]
+    row = at.button(key=f"mv_{cur}")  # the move list's row for this step carries the mark
+    assert row.label.split()[0] in "🔴🟠🟡⚪"
     if len(steps) > 1:
         at.button(key="b_nmistake").click().run()
         assert int(re.search(r'data-step="(\d+)"', _html(_ok(at))).group(1)) == steps[1]

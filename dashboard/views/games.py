@@ -1,5 +1,5 @@
 """Games: the imported games with filters and counts, upload of logs, the import errors, and
-one click from a game to its replay."""
+one click from a game to its replay. The filters live in the URL (a shareable list)."""
 
 from __future__ import annotations
 
@@ -9,36 +9,54 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store.queries import GAME_RESULTS
-from dashboard import data, uploads
-from dashboard.i18n import t
+from dashboard import data, uploads, url_state
+from dashboard.i18n import fmt_date, md_plain, t
 
 lang = data.lang()
 st.title(t("games_title", lang))
+st.caption(t("games_lower_better", lang))
 
 ch = data.choices()
-ALL = t("all", lang)
 f = st.columns([1.3, 1, 1, 1, 1.6])
-player = f[0].selectbox(t("filter_player", lang), [ALL] + ch["players"], key="f_player", bind="query-params")
-variant = f[1].selectbox(t("filter_variant", lang), [ALL] + ch["variants"], key="f_variant", bind="query-params")
-site = f[2].selectbox(t("filter_site", lang), [ALL] + ch["sites"], key="f_site", bind="query-params")
-results = [r for r in GAME_RESULTS if r not in ("won", "lost") or player != ALL]
-result = f[3].selectbox(t("filter_result", lang), [ALL] + results, key="f_result")
-dates = f[4].date_input(t("filter_dates", lang), value=(), key="f_dates")
 
-kw: dict[str, object] = {}
-if player != ALL:
-    kw["player"] = player
-if variant != ALL:
-    kw["variant"] = variant
-if site != ALL:
-    kw["site"] = site
-if result != ALL:
-    kw["result"] = result
-if isinstance(dates, (tuple, list)) and len(dates) >= 1:
-    kw["date_from"] = dates[0].isoformat()
-    kw["date_to"] = (dates[1] if len(dates) > 1 else dates[0]).isoformat()
-elif isinstance(dates, dt.date):
-    kw["date_from"] = kw["date_to"] = dates.isoformat()
+
+def _all(x: object) -> str:
+    return t("all", lang) if x is None else str(x)
+
+
+def _filter(col: st.delta_generator.DeltaGenerator, key: str, label: str, options: list[object],
+            fmt=_all) -> object:  # type: ignore[no-untyped-def]
+    """A select box whose first option (None) means every value; its choice kept in the URL."""
+    opts = [None] + list(options)
+    url_state.seed(key, url_state.one_of(options))
+    if st.session_state.get(key) not in opts:
+        st.session_state[key] = None
+    return col.selectbox(label, opts, key=key, format_func=fmt)
+
+
+player = _filter(f[0], "f_player", t("filter_player", lang), ch["players"])
+variant = _filter(f[1], "f_variant", t("filter_variant", lang), ch["variants"])
+site = _filter(f[2], "f_site", t("filter_site", lang), ch["sites"])
+results = [r for r in GAME_RESULTS if r not in ("won", "lost") or player is not None]
+result = _filter(f[3], "f_result", t("filter_result", lang), results,
+                 lambda r: t("all", lang) if r is None else t(f"result_{r}_f", lang))
+
+
+def _day(raw: object) -> dt.date | None:
+    return dt.date.fromisoformat(str(raw))
+
+
+d1, d2 = f[4].columns(2)
+url_state.seed("f_from", _day)
+url_state.seed("f_to", _day)
+day_from = d1.date_input(t("filter_from", lang), value=None, key="f_from", format="DD.MM.YYYY")
+day_to = d2.date_input(t("filter_to", lang), value=None, key="f_to", format="DD.MM.YYYY")
+url_state.keep(f_player=player, f_variant=variant, f_site=site, f_result=result,
+               f_from=day_from.isoformat() if day_from else None, f_to=day_to.isoformat() if day_to else None)
+
+kw: dict[str, object] = {"player": player, "variant": variant, "site": site, "result": result,
+                         "date_from": day_from.isoformat() if day_from else None,
+                         "date_to": day_to.isoformat() if day_to else None}
 
 df = data.games(**kw)
 total = len(data.games())
@@ -47,7 +65,7 @@ st.markdown(f"**{t('games_count', lang, n=len(df), total=total)}**")
 if len(df):
     view = pd.DataFrame({
         t("col_game", lang): df["game"],
-        t("col_date", lang): df["started"],
+        t("col_date", lang): [fmt_date(x, lang) for x in df["started"]],
         t("col_variant", lang): df["variant"],
         t("col_site", lang): df["site"],
         t("col_players", lang): [", ".join(map(str, p)) if p is not None else "" for p in df["players"]],
@@ -55,17 +73,14 @@ if len(df):
         t("col_valid", lang): df["valid"],
         t("col_totals", lang): [" ".join(str(x) for x in v) if v is not None else "" for v in df["totals"]],
         t("col_winner", lang): df["winner"],
-        "▶": [f"replay?game={g}" for g in df["game"]],
+        "▶": [url_state.link("replay", game=g) for g in df["game"]],
     })
-    st.caption(t("replay_game", lang) + ": ▶ / " + t("col_game", lang))
-    pick = st.dataframe(view, key="games_table", on_select="rerun", selection_mode="single-row", hide_index=True,
-                        column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
-    rows = pick.selection.rows if pick is not None else []
+    st.caption(t("games_click", lang))
+    pick = st.dataframe(view, key="games_table", on_select="rerun", selection_mode=["single-row", "single-cell"],
+                        hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
+    rows = (list(pick.selection.rows) or [int(c[0]) for c in pick.selection.cells]) if pick is not None else []
     if rows:
-        gid = str(df["game"].iloc[rows[0]])
-        for k in ("hand", "step"):
-            st.session_state.pop(k, None)
-        st.switch_page(data.PAGE_REF.get("replay", "views/replay.py"), query_params={"game": gid})
+        url_state.goto("replay", game=str(df["game"].iloc[rows[0]]), hand=None, step=0)
 else:
     st.info(t("no_games", lang))
 
@@ -77,13 +92,17 @@ if files:
     outcome = st.session_state.get("_last_import")
     if outcome:
         st.subheader(t("import_summary", lang))
-        st.json(outcome["summary"])
+        new = st.session_state.get("_new_games") or []
+        if new:  # the uploaded games, linked (the list above is by date, so they may be far down)
+            st.markdown(t("new_games", lang, n=len(new)) + " " + ", ".join(
+                f"[{md_plain(g)}]({url_state.link('replay', game=g)})" for g in new[:20]))
+        st.dataframe(uploads.summary_frame(outcome["summary"], lang), hide_index=True, key="import_summary")
         if len(outcome["errors"]):
-            st.dataframe(outcome["errors"], hide_index=True)
+            st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors")
 
 st.subheader(t("import_errors", lang))
 errs = data.import_errors()
 if len(errs):
-    st.dataframe(errs, hide_index=True)
+    st.dataframe(uploads.errors_frame(errs, lang), hide_index=True, key="import_errors")
 else:
     st.caption(t("no_import_errors", lang))

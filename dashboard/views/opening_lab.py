@@ -20,6 +20,7 @@ st.title(t("lab_title", lang))
 
 FACE_NAMES = [str(f) for f in FACES]
 LABEL_COLOUR = {"R": "red", "Y": "orange", "B": "blue", "K": "gray"}
+ROW_NAME = {"R": "pick_red", "Y": "pick_yellow", "B": "pick_blue", "K": "pick_black"}
 
 
 def _rack_text() -> str:
@@ -68,8 +69,10 @@ b[2].button(t("lab_random", lang), key="lab_random", on_click=_random, type="pri
 indicator = Tile.parse(ind_text)
 okey = okey_of(indicator)
 with st.expander(t("lab_picker", lang), expanded=False):
-    for colour in COLOURS:
-        cols = st.columns(14)
+    for colour in COLOURS:  # each row on its own tint and named, so red and yellow differ at a glance
+        with st.container(key=f"picker_{colour}"):
+            st.caption(t(ROW_NAME[colour], lang))
+            cols = st.columns(14)
         for n in range(1, 14):
             cols[n - 1].button(f":{LABEL_COLOUR[colour]}[**{n}**]", key=f"pick_{colour}{n}", on_click=_add,
                                args=(f"{colour}{n}",), width="stretch")
@@ -78,7 +81,7 @@ with st.expander(t("lab_picker", lang), expanded=False):
 
 parsed = lab.parse_rack(_rack_text(), indicator)
 if parsed.error:
-    st.error(t("lab_bad_rack", lang, msg=parsed.error))
+    st.error(t(parsed.error[0], lang, **parsed.error[1]))
     st.stop()
 rack = parsed.tiles
 st.markdown(f'<div class="ist-plain"><div class="lbl">{esc(t("lab_count", lang, n=len(rack)))} · '
@@ -99,6 +102,8 @@ with left:
     st.markdown(opening_html(result["points"], okey, lang, kind="points"), unsafe_allow_html=True)
 with right:
     st.markdown(opening_html(result["pairs"], okey, lang, kind="pairs"), unsafe_allow_html=True)
+for key, fields in lab.siler(result, variant):
+    st.info(t(key, lang, **fields))
 
 params = urlencode(st.query_params.to_dict())
 st.caption(t("lab_share", lang))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, data
+from dashboard import charts, data, url_state
 from dashboard.i18n import t
 
 lang = data.lang()
@@ -18,14 +18,22 @@ if not ch["variants"]:
     st.stop()
 c1, c2 = st.columns([1, 4])
 variants = ch["variants"]
-variant = c1.selectbox(t("filter_variant", lang), variants, index=variants.index("101") if "101" in variants else 0,
-                       key="p_variant", bind="query-params")
+url_state.seed("p_variant", url_state.one_of(variants))
+if st.session_state.get("p_variant") not in variants:
+    st.session_state.p_variant = "101" if "101" in variants else variants[0]
+variant = c1.selectbox(t("filter_variant", lang), variants, key="p_variant")
 frames = data.player_frames(variant)
 scores = frames["player_hand_scores"]
 names = sorted(scores["player"].unique().tolist()) if len(scores) else []
 default = (scores.groupby("player").size().sort_values(ascending=False).index[:4].tolist()
            if len(scores) else [])
-chosen = c2.multiselect(t("players_pick", lang), names, default=sorted(default), key="p_players")
+url_state.seed("p_players", lambda raw: [x for x in raw if x in names] or None, multi=True)
+if "p_players" not in st.session_state:
+    st.session_state.p_players = sorted(default)
+st.session_state.p_players = [x for x in st.session_state.p_players if x in names]
+chosen = c2.multiselect(t("players_pick", lang), names, key="p_players")
+url_state.keep(p_variant=variant, p_players=list(chosen))
+st.caption(t("games_lower_better", lang))
 if not chosen:
     st.info(t("no_data", lang))
     st.stop()
@@ -48,4 +56,5 @@ review_charts.show(variant, chosen, lang)
 
 st.subheader(t("stats_table", lang))
 stats = frames["player_stats"]
-st.dataframe(stats[stats["player"].isin(chosen)].round(2), hide_index=True, key="stats")
+mine = stats[stats["player"].isin(chosen)].round(1)
+st.dataframe(mine.rename(columns={c: t(f"stat_{c}", lang) for c in mine.columns}), hide_index=True, key="stats")

@@ -8,7 +8,7 @@ import streamlit as st
 
 from analysis.review import best_tiles, grade
 from analysis.game import Tile
-from dashboard import data
+from dashboard import data, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
 from dashboard.tiles_view import esc, meld_html, notation_row, rack_html, sort_key, tile_html
@@ -18,10 +18,15 @@ tr = rv.t
 st.title(tr("practice_title", lang))
 LABEL_COLOUR = {"R": "red", "Y": "orange", "B": "blue", "K": "gray"}
 
+rv.analyze_message()
 names = data.choices()["players"]
 if not names:
     st.info(tm("no_data", lang))
     st.stop()
+waiting = rv.pending_games()
+if waiting:  # practice positions come from analysed games only
+    st.info(tr("practice_unanalyzed", lang, n=len(waiting)))
+    rv.analyze_buttons(lang, key="pr")
 
 
 def _reset() -> None:
@@ -29,8 +34,10 @@ def _reset() -> None:
     st.session_state.pr_result = None
 
 
+url_state.seed("pr_player", url_state.one_of(names))
 player = st.selectbox(tr("practice_player", lang), names, key="pr_player", on_change=lambda: (
     st.session_state.update(pr_idx=0), _reset()))
+url_state.keep(pr_player=player)
 pos = rv.practice_positions(str(player))
 if not len(pos):
     st.info(tr("practice_none", lang))
@@ -72,11 +79,12 @@ def _toggle(i: int) -> None:
 
 
 st.caption(tr("practice_pick", lang))
-cols = st.columns(12)
-for i, tile in enumerate(rack):
-    label = "☘ J" if tile.is_joker else f":{LABEL_COLOUR[tile.colour]}[**{tile.number}**]" + (" ★" if tile == okey else "")
-    cols[i % 12].button(label, key=f"pr_t{i}", on_click=_toggle, args=(i,), width="stretch",
-                        type="primary" if i in pick else "secondary")
+with st.container(key="pr_rack"):  # a picked tile: cream with a blue frame, its number still in its colour
+    cols = st.columns(12)
+    for i, tile in enumerate(rack):
+        label = "☘ J" if tile.is_joker else f":{LABEL_COLOUR[tile.colour]}[**{tile.number}**]" + (" ★" if tile == okey else "")
+        cols[i % 12].button(label, key=f"pr_t{i}", on_click=_toggle, args=(i,), width="stretch",
+                            type="primary" if i in pick else "secondary")
 picked: list[Tile] = [rack[i] for i in pick]
 st.markdown(f'<div class="ist-plain" data-testid="pr-picked">{rack_html(picked, okey)}</div>', unsafe_allow_html=True)
 
@@ -116,7 +124,7 @@ if res is not None:
         if res.right:
             st.success(tr("practice_right", lang, e=res.exposure, b=res.best_exposure))
         else:
-            st.warning(tr("practice_wrong", lang, c=res.cost, e=res.exposure, b=res.best_exposure, why=res.reason))
+            st.warning(tr("practice_wrong", lang, c=res.cost, e=res.exposure, b=res.best_exposure, why=rv.reason(res.reason, lang)))
     st.markdown(f"**{esc(tr('practice_best', lang))}**")
     best = res.best
     groups = (best.get("melds") or []) + (best.get("pairs") or [])

@@ -12,9 +12,9 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, suggest
+from dashboard import data, suggest, url_state
 from dashboard import review_data as rv
-from dashboard.i18n import t
+from dashboard.i18n import md_plain, t
 from dashboard.replay_view import (
     compare,
     describe,
@@ -45,7 +45,11 @@ def _reset_step() -> None:
 
 
 top = st.columns([3, 1, 1])
-game = top[0].selectbox(t("pick_game", lang), ids, key="game", bind="query-params", on_change=_reset_hand)
+asked = st.query_params.get("game")
+if asked is not None and asked not in ids:  # a link to a game this database does not hold
+    st.warning(t("game_not_found", lang, game=asked))
+url_state.seed("game", url_state.one_of(ids))
+game = top[0].selectbox(t("pick_game", lang), ids, key="game", on_change=_reset_hand)
 rp = data.replay(str(game))
 if rp is None or rp.result.error is not None or not rp.result.hands:
     msg = rp.result.error.get("message") if rp and rp.result.error else str(game)
@@ -53,9 +57,10 @@ if rp is None or rp.result.error is not None or not rp.result.hands:
     st.stop()
 players = rp.players
 hands = rp.hand_numbers()
+url_state.seed("hand", url_state.one_of(hands))
 if st.session_state.get("hand") not in hands:
     st.session_state.hand = hands[0]
-hand_no = top[1].selectbox(t("hand", lang), hands, key="hand", bind="query-params", on_change=_reset_step)
+hand_no = top[1].selectbox(t("hand", lang), hands, key="hand", on_change=_reset_step)
 hr = rp.hand(int(hand_no))
 assert hr is not None
 steps = hr.steps
@@ -64,11 +69,12 @@ if n == 0:
     st.error(t("hand_invalid", lang, line=hr.error and hr.error.get("line"), msg=hr.error and hr.error.get("message"),
                rule=hr.error and hr.error.get("rule")))
     st.stop()
-seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="turn_seat",
+url_state.seed("seat", url_state.int_in(0, 3))
+seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat",
                                   format_func=lambda s: f"{s}: {players[s]}")
 
 last = n - 1
-# "step" is left unset until something moves it, so that a ?step= in the URL is honoured
+url_state.seed("step", int)
 if "step" in st.session_state:
     step_now = st.session_state.step
     if not isinstance(step_now, int) or not 0 <= step_now <= last:
@@ -110,8 +116,9 @@ autoplay = nav[6].toggle(t("autoplay", lang), key="autoplay")
 _mistakes = rv.mistake_steps(str(game), int(hand_no))  # the move review's marks (istaka analyze)
 st.button(rv.t("next_mistake", lang), key="b_nmistake", shortcut="M", disabled=not _mistakes,
           on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
-step = st.slider(t("step", lang), 0, max(last, 1), key="step", bind="query-params", disabled=last == 0)
+step = st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0)
 step = min(step, last)
+url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 st.caption(t("keys_help", lang))
 
 cur_step = steps[step]
@@ -124,7 +131,7 @@ st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b>
             unsafe_allow_html=True)
 
 before = rp.totals_before(int(hand_no))
-board, side = st.columns([3.2, 1.3])
+board, side = st.columns([3.2, 1.5])
 with board:
     st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
     if hr.error and step == last:
@@ -144,25 +151,17 @@ with board:
 with side:
     st.subheader(t("moves", lang))
     moves = rp.moves(int(hand_no), lang, describe)
-    # a window around the current move, so that it is always in sight without scrolling
+    # a window around the current move, so that it is always in sight without scrolling; every row
+    # is one button (the whole row is clickable and its text wraps instead of being cut)
     lo = max(0, min(step - 6, len(moves) - 18))
-    view = moves.iloc[lo: lo + 18].copy()
-    view.insert(0, "▶", ["▶" if i == step else "" for i in range(lo, lo + len(view))])
-    view.insert(1, "⚠", rv.marks(str(game), int(hand_no), lo, len(view)))
-    gen = st.session_state.get("moves_gen", 0)
-
-    def _picked(key: str, lo: int) -> None:
-        rows = st.session_state[key].selection.rows
-        if rows:
-            _go(lo + int(rows[0]))
-        st.session_state.moves_gen = st.session_state.get("moves_gen", 0) + 1
-
-    key = f"moves-{gen}"
-    st.dataframe(view, key=key, on_select=lambda k=key, w=lo: _picked(k, w), selection_mode="single-row",
-                 hide_index=True, height=18 * 35 + 38,
-                 column_config={"▶": st.column_config.TextColumn("", width=24),
-                                "#": st.column_config.NumberColumn("#", width=36),
-                                "": st.column_config.TextColumn("", width=70)})
+    view = moves.iloc[lo: lo + 18]
+    warn = rv.marks(str(game), int(hand_no), lo, len(view))
+    st.caption(t("moves_click", lang))
+    with st.container(key="moves", gap=None):
+        for j, (i, who_, what_) in enumerate(zip(view["#"], view[""], view[" "])):
+            label = f"{warn[j]} {i} · {who_ + ': ' if who_ else ''}{what_}".strip()
+            st.button(md_plain(label), key=f"mv_{i}", on_click=_go, args=(int(i),), width="stretch",
+                      type="primary" if i == step else "tertiary")
 
 # ---- per-turn suggestion --------------------------------------------------------------------
 turn = rp.turn_at(int(hand_no), step)
@@ -194,7 +193,9 @@ else:
 
 if turn is not None and not state.over:  # the chance to open, from the seat's own view
     ch = rv.chance(str(game), int(hand_no), turn.start, steps[turn.start].state, turn.seat)
-    if ch is not None:
+    if ch is not None and ch.get("now"):
+        st.markdown(f"**{esc(rv.t('chance_now', lang, name=players[turn.seat]))}**")
+    elif ch is not None:
         st.markdown(f"**{esc(rv.t('chance', lang, name=players[turn.seat]))}**")
         st.markdown("".join(f"- {esc(x)}\n" for x in rv.chance_lines(ch, lang)))
 

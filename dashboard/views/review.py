@@ -4,12 +4,10 @@ shareable HTML report."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
 from dashboard.tiles_view import esc
@@ -17,6 +15,7 @@ from dashboard.tiles_view import esc
 lang = data.lang()
 tr = rv.t
 st.title(tr("review_title", lang))
+rv.analyze_message()
 
 ids = list(data.game_ids())
 if not ids:
@@ -24,28 +23,29 @@ if not ids:
     st.stop()
 
 top = st.columns([3, 1])
-game = str(top[0].selectbox(tm("pick_game", lang), ids, key="game", bind="query-params"))
+url_state.seed("game", url_state.one_of(ids))
+game = str(top[0].selectbox(tm("pick_game", lang), ids, key="game"))
 info = rv.game(game)
 if not rv.analyzed(game):
-    st.info(tr("not_analyzed", lang, v=rv.SOLVER_VERSION))
-    if st.button(tr("analyze_now", lang), key="rv_analyze", type="primary"):
-        n = rv.analyze_now([game])
-        st.success(tr("analyzed", lang, n=n))
-        st.rerun()
+    url_state.keep(game=game)
+    st.info(tr("not_analyzed", lang))
+    rv.analyze_buttons(lang, game)
     st.stop()
 
 seats = info["seats"]
 st.subheader(tr("seats", lang))
 st.dataframe(pd.DataFrame({
-    "#": seats["seat"], "": seats["player"], tr("col_decisions", lang): seats["decisions"],
+    "#": seats["seat"], tm("col_player", lang): seats["player"], tr("col_decisions", lang): seats["decisions"],
     tr("col_agreement", lang): seats["agreement"].round(1), tr("col_cost", lang): seats["cost"],
     tr("col_cost_hand", lang): seats["cost_per_hand"].round(1), tr("col_mistakes", lang): seats["mistakes"],
 }), hide_index=True, key="rv_seats")
 
 ms = info["mistakes"]
 hands = sorted({int(h) for h in ms["hand"]}) if len(ms) else []
+url_state.seed("rv_hand", url_state.one_of([0] + hands))
 pick = top[1].selectbox(tm("hand", lang), [0] + hands, key="rv_hand",
                         format_func=lambda h: tr("all_hands", lang) if h == 0 else str(h))
+url_state.keep(game=game, rv_hand=pick or None)
 if pick:
     ms = ms[ms["hand"] == pick]
 ms = ms.reset_index(drop=True)
@@ -56,30 +56,29 @@ if not len(ms):
     st.caption(tr("no_mistakes", lang))
 else:
     view = pd.DataFrame({
-        tr("col_severity", lang): [f"{rv.SEV_ICON[s]} {s}" for s in ms["severity"]],
+        tr("col_severity", lang): [f"{rv.SEV_ICON[s]} {rv.severity(s, lang)}" for s in ms["severity"]],
         tm("hand", lang): ms["hand"],
-        "": ms["player"],
+        tm("col_player", lang): ms["player"],
         tr("col_category", lang): [rv.category(c, lang) for c in ms["category"]],
         tr("col_cost", lang): ms["cost"],
         tr("col_step", lang): ms["step"],
-        "▶": [f"replay?{urlencode({'game': game, 'hand': int(h), 'step': int(s)})}" for h, s in zip(ms["hand"], ms["step"])],
+        "▶": [url_state.link("replay", game=game, hand=int(h), step=int(s))
+              for h, s in zip(ms["hand"], ms["step"])],
     })
-    sel = st.dataframe(view, key="rv_mistakes", on_select="rerun", selection_mode="single-row", hide_index=True,
+    sel = st.dataframe(view, key="rv_mistakes", on_select="rerun", selection_mode=["single-row", "single-cell"],
+                       hide_index=True,
                        column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶"),
                                       tr("col_cost", lang): st.column_config.ProgressColumn(
                            tr("col_cost", lang), format="%d", min_value=0,
                            max_value=int(max(ms["cost"].max(), 1)))})
-    rows = sel.selection.rows if sel is not None else []
-    if rows:
+    rows = (list(sel.selection.rows) or [int(c[0]) for c in sel.selection.cells]) if sel is not None else []
+    if rows:  # a click anywhere in a row opens the Replay at that step
         r = ms.iloc[rows[0]]
-        for k in ("hand", "step"):
-            st.session_state.pop(k, None)
-        st.switch_page(data.PAGE_REF.get("replay", "views/replay.py"),
-                       query_params={"game": game, "hand": str(int(r["hand"])), "step": str(int(r["step"]))})
+        url_state.goto("replay", game=game, hand=int(r["hand"]), step=int(r["step"]), seat=int(r["seat"]))
     cats = sorted(set(ms["category"]))
     st.markdown("".join(
         f'<div><span style="color:{rv.SEV_COLOUR["mistake"]}">■</span> <b>{esc(rv.category(c, lang))}</b>: '
-        f'{esc(rv.definition(c))}</div>' for c in cats), unsafe_allow_html=True)
+        f'{esc(rv.definition(c, lang))}</div>' for c in cats), unsafe_allow_html=True)
 
 st.download_button(tr("report", lang), rv.report_html(game), file_name=f"istaka-review-{game}.html",
                    mime="text/html", key="rv_report")
