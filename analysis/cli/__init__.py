@@ -10,11 +10,11 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import replay, review, simulate, solve, store
+from . import match, replay, review, simulate, solve, store
 from .common import UsageError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-MODULES = (replay, solve, simulate, store, review)
+MODULES = (replay, solve, simulate, match, store, review)
 
 
 def build_parser() -> argparse.ArgumentParser:

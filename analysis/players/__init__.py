@@ -7,8 +7,10 @@ The registry of every bot by name, the expert included, is :mod:`analysis.selfpl
 """
 
 from .bots import Bot, GreedyBot, RandomBot, discard_order, greedy_opening, opened_moves
-from .solver_bot import SolverBot
+from .solver_bot import (SolverBot, choose_opening, finishing_below, group_text, layoff_events, opening_plans,
+                         playable, turn_events)
 from .view import Event, View, event, layoff_moves, redact, swap_moves, usefulness
 
-__all__ = ["Bot", "Event", "GreedyBot", "RandomBot", "SolverBot", "View", "discard_order", "event",
-           "greedy_opening", "layoff_moves", "opened_moves", "redact", "swap_moves", "usefulness"]
+__all__ = ["Bot", "Event", "GreedyBot", "RandomBot", "SolverBot", "View", "choose_opening", "discard_order", "event",
+           "finishing_below", "greedy_opening", "group_text", "layoff_events", "layoff_moves", "opened_moves",
+           "opening_plans", "playable", "redact", "swap_moves", "turn_events", "usefulness"]

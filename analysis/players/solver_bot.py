@@ -262,6 +262,17 @@ def discard(v: View, memo: dict[str, Any]) -> Tile:
     return discard_order(v, danger=True, loose=loose)[0]
 
 
+# ---- the solver's plans as the evaluator reads them (issue 14: candidates of a decision) ------
+
+opening_plans = _plans
+finishing_below = _finishing_below
+choose_opening = _choose_opening
+turn_events = _turn_events
+playable = _playable
+layoff_events = _layoff_events
+group_text = _group_text
+
+
 class SolverBot(GreedyBot):
     """The exact solver for openings and turns; weighs pairs against melds and discard danger."""
 

@@ -6,8 +6,10 @@ through ``analysis.game.apply``, so a self-play log is legal by construction and
 """
 
 from .bots import BOTS, make_bot
+from .match import match as duplicate_match
+from .match import paired_ci
 from .sample import CAST, SAMPLE_GAMES, SAMPLE_SEED, SAMPLE_TABLES, sample_specs
 from .simulate import GameRecord, GameSpec, Player, play_game, run, specs, write_records
 
 __all__ = ["BOTS", "CAST", "SAMPLE_GAMES", "SAMPLE_SEED", "SAMPLE_TABLES", "GameRecord", "GameSpec", "Player",
-           "make_bot", "play_game", "run", "sample_specs", "specs", "write_records"]
+           "duplicate_match", "make_bot", "paired_ci", "play_game", "run", "sample_specs", "specs", "write_records"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
+from analysis.evaluate import ExpertBot
 from analysis.players import Bot, GreedyBot, RandomBot, SolverBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot, "expert": ExpertBot}
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:

@@ -1,0 +1,21 @@
+"""The evaluator (issue 14): expected hand score per candidate decision, from one seat's view."""
+
+from .core import (
+                   DEFAULT_BUDGET,
+                   Candidate,
+                   Evaluation,
+                   best,
+                   candidates,
+                   decision_of,
+                   discard_candidate,
+                   draw_candidate,
+                   evaluate,
+                   place_candidate,
+                   take_candidate,
+                   unseen_tiles,
+)
+from .expert import ExpertBot
+
+__all__ = ["DEFAULT_BUDGET", "Candidate", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
+           "discard_candidate", "draw_candidate", "evaluate", "place_candidate", "take_candidate",
+           "unseen_tiles"]

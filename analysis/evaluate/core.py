@@ -1,0 +1,324 @@
+"""Expected hand score of each candidate decision, from one seat's view (issue 14).
+
+Method: determinized sampling (PIMC). Each *world* deals the tiles the seat has not seen
+uniformly into the other racks (their sizes are public) and the deck; every candidate is played
+in the same worlds (common random numbers) and the rest of the hand is played out by the fast
+model of :mod:`.sim`, whose policy reads only each seat's own rack and the table. The value of
+a candidate is the mean of the seat's hand score (E4-E8 and in-game penalties, the team's in
+partner games) over the worlds; lower is better. Worlds are drawn until the time budget is
+spent or the best candidate is clear; candidates clearly worse than the best after a few worlds
+stop being played (successive elimination on paired differences).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from analysis.game import Tile, apply, full_set
+from analysis.players import View
+
+from .sim import Sim, code
+
+Event = dict[str, Any]
+
+DEFAULT_BUDGET = 0.04  # seconds per decision
+MIN_WORLDS = 6
+MAX_WORLDS = 400
+PRUNE_Z = 2.5
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One decision: ``kind`` is draw, take, place or discard; ``events`` what the seat plays
+    (a draw's tile is unknown to the seat, so its event carries none)."""
+
+    kind: str
+    events: tuple[Event, ...]
+    label: str
+
+    @property
+    def tile(self) -> Tile | None:
+        if self.kind in ("take", "discard"):
+            return Tile.parse(self.events[0]["tile"])
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    candidate: Candidate
+    mean: float  # expected hand score of the seat (its team's in partner games); lower is better
+    se: float  # standard error of the mean
+    n: int  # worlds it was played in
+    values: tuple[int, ...] = ()  # the score in each world, in world order (for paired differences)
+
+    def diff(self, other: Evaluation) -> tuple[float, float, int]:
+        """Paired difference self - other on the worlds both were played in: (mean, se, n)."""
+        n = min(len(self.values), len(other.values))
+        if n == 0:
+            return (math.nan, math.inf, 0)
+        d = [a - b for a, b in zip(self.values[:n], other.values[:n])]
+        m = sum(d) / n
+        if n == 1:
+            return (m, math.inf, 1)
+        return (m, math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n), n)
+
+
+def draw_candidate(seat: int) -> Candidate:
+    return Candidate("draw", ({"type": "draw", "seat": seat},), "draw")
+
+
+def take_candidate(seat: int, t: Tile) -> Candidate:
+    return Candidate("take", ({"type": "take", "seat": seat, "tile": str(t)},), f"take {t}")
+
+
+def discard_candidate(seat: int, t: Tile) -> Candidate:
+    return Candidate("discard", ({"type": "discard", "seat": seat, "tile": str(t)},), f"discard {t}")
+
+
+def place_candidate(events: Sequence[Event], label: str) -> Candidate:
+    return Candidate("place", tuple(events), label)
+
+
+# ---- what the seat has not seen --------------------------------------------------------------
+
+
+def unseen_tiles(view: View, known: dict[int, Sequence[Tile]] | None = None) -> tuple[list[Tile], dict[int, list[Tile]]]:
+    """The tiles the seat cannot place (sorted, so the order depends on the view alone), and the
+    tiles it knows sit in other racks: a shown indicator twin (O7), discards it saw taken."""
+    st = view.state
+    c = full_set()
+    c.subtract(st.face_up())
+    c.subtract(view.rack)
+    pinned: dict[int, list[Tile]] = {}
+    for s in range(4):
+        if s == view.seat:
+            continue
+        want: list[Tile] = list(known.get(s, ())) if known else []
+        if st.shown[s]:
+            want.append(st.indicator)
+        got = []
+        for t in want:
+            if c[t] > 0 and len(got) < view.rack_sizes[s]:
+                c[t] -= 1
+                got.append(t)
+        if got:
+            pinned[s] = got
+    out = sorted(c.elements())
+    return out, pinned
+
+
+def sample_world(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]],
+                 rng: random.Random) -> tuple[tuple[tuple[Tile, ...], ...], list[Tile]]:
+    """Racks for every seat (the seat's own as it is) and a deck order."""
+    pool = list(unseen)
+    rng.shuffle(pool)
+    racks: list[tuple[Tile, ...]] = []
+    pos = 0
+    for s in range(4):
+        if s == view.seat:
+            racks.append(view.rack)
+            continue
+        pin = pinned.get(s, [])
+        n = view.rack_sizes[s] - len(pin)
+        racks.append(tuple(pin) + tuple(pool[pos:pos + n]))
+        pos += n
+    return tuple(racks), pool[pos:]
+
+
+# ---- candidates --------------------------------------------------------------------------------
+
+
+def decision_of(view: View) -> str:
+    """Which decision the seat faces: draw (draw or take), place, or discard."""
+    st = view.state
+    if st.phase == "draw":
+        return "draw"
+    return "place" if st.turn_base is None else "discard"
+
+
+def candidates(view: View, decision: str | None = None) -> list[Candidate]:
+    """The legal candidates of the seat's current decision (``decision``: draw, place or discard;
+    default :func:`decision_of`). Placings come from the exact solver's plans."""
+    from . import plans
+
+    d = decision or decision_of(view)
+    s = view.seat
+    if d == "draw":
+        out = [draw_candidate(s)]
+        t = view.takeable()
+        if t is not None:
+            out.append(take_candidate(s, t))
+        return out
+    if d == "place":
+        return plans.place_candidates(view)
+    seen: list[Tile] = []
+    for t in view.rack:
+        if t not in seen:
+            seen.append(t)
+    out = []
+    for t in seen:
+        ev = {"type": "discard", "seat": s, "tile": str(t)}
+        if view.legal(ev) is not None:
+            out.append(discard_candidate(s, t))
+    return out
+
+
+# ---- rollouts ------------------------------------------------------------------------------------
+
+
+def _counts(rack: Sequence[Tile], okey: Tile) -> list[int]:
+    c = [0] * 53
+    for t in rack:
+        c[code(t, okey)] += 1
+    return c
+
+
+class _World:
+    """One sampled world: the determinized state and the sim before any candidate."""
+
+    __slots__ = ("_state", "base", "deck", "racks", "view")
+
+    def __init__(self, view: View, racks: tuple[tuple[Tile, ...], ...], deck: list[Tile]) -> None:
+        st = view.state
+        okey = st.okey
+        self.view = view
+        self.racks = racks
+        self.deck = [code(t, okey) for t in deck]
+        self.base = Sim.from_state(st, [_counts(r, okey) for r in racks], self.deck)
+        self._state: Any = None
+
+    @property
+    def state(self) -> Any:
+        """The determinized engine state (built only for placing candidates)."""
+        if self._state is None:
+            self._state = replace(self.view.state, racks=self.racks)
+        return self._state
+
+
+def rollout(view: View, world: _World, cand: Candidate) -> int:
+    """Play ``cand`` in ``world`` and the rest of the hand by the model; the seat's score."""
+    seat = view.seat
+    k = cand.kind
+    if k == "place":
+        st = world.state
+        for ev in cand.events:
+            st = apply(st, ev)
+        if st.over:
+            sim = Sim.from_state(st, [], world.deck)
+            return _value(sim, seat)
+        okey = st.okey
+        sim = Sim.from_state(st, [_counts(r, okey) for r in st.racks], world.deck)
+        sim.dp = world.base.dp
+        sim.finish_turn(seat, placed=True)
+    else:
+        sim = world.base.copy()
+        if k == "draw":
+            sim.start_turn(seat, take=False)
+            sim.finish_turn(seat)
+        elif k == "take":
+            t = sim.start_turn(seat, take=True)
+            sim.finish_turn(seat, took=t if view.state.opened[seat] is None else -1)
+        else:
+            t = cand.tile
+            assert t is not None
+            sim.discard(seat, code(t, view.okey))
+    if not sim.over:
+        sim.play_out()
+    return _value(sim, seat)
+
+
+def _value(sim: Sim, seat: int) -> int:
+    return sim.value(seat)
+
+
+def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, budget: float = DEFAULT_BUDGET,
+             min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS,
+             known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
+    """Each candidate's expected hand score for ``view.seat`` (mean, standard error, worlds).
+
+    Reads only the view: the same view, seed and budget give the same sampled worlds whatever the
+    hidden racks and deck really are. ``known``: tiles the seat knows sit in a rack (discards it
+    saw taken and not yet placed). ``budget`` in seconds; at least ``min_worlds`` worlds are
+    played (all candidates in each), at most ``max_worlds``.
+    """
+    cands = list(cands)
+    if not cands:
+        return []
+    rng = random.Random(f"eval:{seed}")
+    unseen, pinned = unseen_tiles(view, known)
+    vals: list[list[int]] = [[] for _ in cands]
+    active = list(range(len(cands)))
+    t0 = time.perf_counter()
+    w = 0
+    while w < max_worlds:
+        racks, deck = sample_world(view, unseen, pinned, rng)
+        world = _World(view, racks, deck)
+        for i in active:
+            vals[i].append(rollout(view, world, cands[i]))
+        w += 1
+        if len(active) == 1 and w >= min_worlds:
+            break
+        if w >= min_worlds and len(active) > 1:
+            active = _prune(vals, active)
+            if len(active) == 1:
+                break
+        if time.perf_counter() - t0 > budget and w >= min_worlds:
+            break
+    out = []
+    for i, c in enumerate(cands):
+        v = vals[i]
+        n = len(v)
+        m = sum(v) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
+        out.append(Evaluation(c, m, sd / math.sqrt(n) if n else 0.0, n, tuple(v)))
+    return out
+
+
+def _prune(vals: list[list[int]], active: list[int]) -> list[int]:
+    """Drop candidates whose paired difference to the best is PRUNE_Z standard errors above 0."""
+    n = len(vals[active[0]])
+    means = {i: sum(vals[i]) / n for i in active}
+    best = min(active, key=means.__getitem__)
+    vb = vals[best]
+    keep = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        d = [a - b for a, b in zip(vals[i], vb)]
+        md = sum(d) / n
+        var = sum((x - md) ** 2 for x in d) / (n - 1)
+        se = math.sqrt(var / n)
+        if md > 0 and (md > PRUNE_Z * se if se > 0 else True):
+            continue
+        keep.append(i)
+    return keep
+
+
+def best(evals: Sequence[Evaluation]) -> Evaluation:
+    """The lowest mean among the candidates played the most (pruned ones lost already)."""
+    top = max(e.n for e in evals)
+    return min((e for e in evals if e.n == top), key=lambda e: e.mean)
+
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "Candidate",
+    "Evaluation",
+    "best",
+    "candidates",
+    "decision_of",
+    "discard_candidate",
+    "draw_candidate",
+    "evaluate",
+    "place_candidate",
+    "rollout",
+    "sample_world",
+    "take_candidate",
+    "unseen_tiles",
+]

@@ -1,0 +1,130 @@
+"""The ``expert`` bot: draws or takes, openings and discards chosen by the evaluator.
+
+It plays like ``solver`` where the choice is clear (an opened seat plays the exact solver's best
+turn; a discard that joins nothing in its rack is not taken) and asks :func:`.core.evaluate` for
+the rest: take or draw, open now (melds or pairs) or wait, and which tile to discard among the
+heuristic's best few. The solver's own choice is the default; the expert leaves it only when
+another candidate is better by at least ``Z`` standard errors of their paired difference (the
+evaluator is noisy; a coin-flip change of mind costs more than it wins). Its seeds come from the
+bot's own random generator, so a game is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from analysis.game import Tile
+from analysis.players import (
+    SolverBot,
+    View,
+    choose_opening,
+    discard_order,
+    event,
+    opening_plans,
+    usefulness,
+)
+from analysis.solver import quick as BM
+
+from .core import (
+    DEFAULT_BUDGET,
+    Candidate,
+    Evaluation,
+    best,
+    discard_candidate,
+    draw_candidate,
+    evaluate,
+    take_candidate,
+)
+from .plans import place_candidates
+
+DISCARD_WIDTH = 6  # discard candidates: the heuristic's best few
+Z = 1.0  # leave the solver's choice only when another is better by Z standard errors
+
+Sink = Callable[[View, str, Evaluation], None]
+
+
+class ExpertBot(SolverBot):
+    """Decisions by expected hand score (see :mod:`analysis.evaluate`)."""
+
+    kind = "expert"
+    sink: Sink | None = None  # a measurement hook (calibration): every evaluation the bot acts on
+
+    def __init__(self, rng: random.Random, budget: float = DEFAULT_BUDGET) -> None:
+        super().__init__(rng)
+        self.budget = budget
+
+    def _choose(self, v: View, cands: list[Candidate], what: str, default: int = 0) -> Candidate:
+        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), budget=self.budget)
+        b = best(evs)
+        d = evs[default]
+        if b is not d:
+            m, se, _ = b.diff(d)
+            if not m < -Z * se:
+                b = d
+        if ExpertBot.sink is not None:
+            ExpertBot.sink(v, what, b)
+        return b.candidate
+
+    def take(self, v: View) -> bool:
+        t = v.takeable()
+        if t is None:
+            return False
+        face = v.okey if t.is_joker else t
+        c, wild = BM.counts_of(v.rack, v.okey)
+        fits = v.state.fits_table(t) is not None
+        if not fits and not c[face.index] and usefulness(t, v.rack, v.okey, c) == 0 and not wild:
+            return False  # it joins nothing
+        if not v.opened:
+            pts, prs = opening_plans(v, t)
+            if choose_opening(v.after(event("take", v.seat, tile=str(t))), pts, prs) is None:
+                return False  # P2: no opening would use it
+        default = 1 if super().take(v) else 0
+        return self._choose(v, [draw_candidate(v.seat), take_candidate(v.seat, t)], "take", default).kind == "take"
+
+    def place(self, v: View) -> list[dict[str, Any]]:
+        if v.opened:
+            return super().place(v)
+        key = (v.state.hand, v.ply, "open")
+        if self.memo.get("decided") == key:
+            return []
+        self.memo["decided"] = key
+        cands = place_candidates(v)
+        pts, prs = opening_plans(v, None)
+        self.memo["plans"] = (v.rack, pts, prs)
+        if len(cands) == 1:
+            return list(cands[0].events)
+        ev = choose_opening(v, pts, prs)
+        want = "wait" if ev is None else ("points" if "melds" in ev else "pairs")
+        default = next((i for i, c in enumerate(cands) if c.label.endswith(want)), len(cands) - 1)
+        return list(self._choose(v, cands, "place", default).events)
+
+    def discard(self, v: View) -> Tile:
+        if len(v.rack) == 1:
+            return v.rack[0]
+        order = discard_order(v, danger=True, loose=self._loose(v))
+        picks: list[Tile] = []
+        for t in order:
+            if t not in picks and v.legal(event("discard", v.seat, tile=str(t))) is not None:
+                picks.append(t)
+                if len(picks) >= DISCARD_WIDTH:
+                    break
+        if len(picks) <= 1:
+            return picks[0] if picks else order[0]
+        t = self._choose(v, [discard_candidate(v.seat, x) for x in picks], "discard").tile
+        assert t is not None
+        return t
+
+    def _loose(self, v: View) -> list[Tile] | None:
+        """The tiles outside the opening being built (the solver's discard reads the same)."""
+        plans = self.memo.get("plans")
+        if v.opened or plans is None or plans[0] != v.rack:
+            return None
+        _, pts, prs = plans
+        if not pts.melds and not prs.pairs:
+            return None  # nothing exact to protect: the quick finder's leftovers
+        return list(pts.left if pts.value >= prs.count * 10 else prs.left)
+
+
+__all__ = ["DISCARD_WIDTH", "ExpertBot", "Z"]

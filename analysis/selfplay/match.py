@@ -1,0 +1,125 @@
+"""Duplicate matches (issue 14): bot A against bot B on the same deals.
+
+Each deal is one hand, played five times from the same shuffle and starter: once with four B
+seats, and once with A in each seat among three B. The paired difference for a hand-seat is
+A's hand score in that seat minus B's hand score in the same seat of the all-B table (hand-end
+score plus in-game penalties; the team's in partner games). The 95% interval of the mean
+difference is taken over deals (the four hand-seats of one deal share the tiles, so a deal is
+the independent unit): mean of the per-deal means ± t × their standard error.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .simulate import GameSpec, Player, play_game
+
+# two-sided 97.5% quantiles of Student's t for small samples; the normal one beyond
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+         10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021, 60: 2.000,
+         120: 1.980}
+
+
+def t975(df: int) -> float:
+    if df <= 0:
+        return math.inf
+    for k in sorted(_T975):
+        if df <= k:
+            return _T975[k]
+    return 1.96
+
+
+def paired_ci(diffs: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): the 95% t-interval of the mean of paired differences."""
+    n = len(diffs)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = sum(diffs) / n
+    if n == 1:
+        return (m, -math.inf, math.inf)
+    sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1))
+    h = t975(n - 1) * sd / math.sqrt(n)
+    return (m, m - h, m + h)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    deal: int
+    a: tuple[int, ...]  # A's hand score in seat k (A alone in seat k)
+    b: tuple[int, ...]  # the all-B table's hand score in seat k
+    refused: int = 0  # bot moves the engine refused over the five tables
+
+
+def _hand_scores(spec: GameSpec) -> tuple[tuple[int, ...], int]:
+    """Each seat's hand score (E4-E8 plus in-game penalties; the team's in partner games), and the
+    bot moves the engine refused."""
+    rec = play_game(spec)
+    f = rec.finals[-1]
+    pts = list(f.scores or (0, 0, 0, 0))
+    for p in f.penalties:
+        pts[p.seat] += p.points
+    if f.rules.esli:
+        pts = [pts[k] + pts[(k + 2) % 4] for k in range(4)]
+    return tuple(pts), rec.refused
+
+
+def play_deal(args: tuple[str, str, str, Mapping[str, Any] | None, str, int]) -> DealResult:
+    """One deal five times: four B seats, then A in each seat among three B (same shuffle, starter
+    and bot seeds: the game name and seed fix them, whoever plays)."""
+    a, b, variant, rules, seed, deal = args
+
+    def spec(bots: Sequence[str]) -> GameSpec:
+        return GameSpec(f"match-{deal}", tuple(Player(f"P{k}", x) for k, x in enumerate(bots)), variant,
+                        dict(rules) if rules else None, f"match:{seed}", hands=1)
+
+    base, refused = _hand_scores(spec((b,) * 4))
+    mine = []
+    for k in range(4):
+        bots = [b] * 4
+        bots[k] = a
+        sc, n = _hand_scores(spec(bots))
+        refused += n
+        mine.append(sc[k])
+    return DealResult(deal, tuple(mine), base, refused)
+
+
+def deals_of(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | None = None, n: int = 100,
+          seed: int | str = 0, jobs: int = 1) -> Iterator[DealResult]:
+    work = [(a, b, variant, rules, str(seed), i) for i in range(n)]
+    if jobs > 1 and n > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn")) as ex:
+            yield from ex.map(play_deal, work, chunksize=1)
+    else:
+        yield from map(play_deal, work)
+
+
+def summarize(a: str, b: str, variant: str, results: Sequence[DealResult], seconds: float) -> dict[str, Any]:
+    """Means per bot over the paired hand-seats, the mean difference A-B and its 95% interval
+    (over deals: the per-deal mean of the four paired differences is the unit)."""
+    av = [x for r in results for x in r.a]
+    bv = [x for r in results for x in r.b]
+    per_deal = [sum(x - y for x, y in zip(r.a, r.b)) / 4 for r in results]
+    m, lo, hi = paired_ci(per_deal)
+    mean = (lambda v: sum(v) / len(v) if v else math.nan)
+    return {"variant": variant, "deals": len(results), "hands": len(av), "refused": sum(r.refused for r in results),
+            "bots": {"A": {"name": a, "mean": mean(av), "hands": len(av)},
+                     "B": {"name": b, "mean": mean(bv), "hands": len(bv)}},
+            "diff": m, "ci95": [lo, hi], "seconds": round(seconds, 2)}
+
+
+def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | None = None, n: int = 100,
+          seed: int | str = 0, jobs: int = 1) -> dict[str, Any]:
+    """A duplicate match of ``n`` deals: the summary ``istaka match --json`` prints."""
+    t0 = time.perf_counter()
+    res = list(deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs))
+    return summarize(a, b, variant, res, time.perf_counter() - t0)
+
+
+__all__ = ["DealResult", "deals_of", "match", "paired_ci", "play_deal", "summarize", "t975"]

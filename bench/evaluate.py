@@ -1,0 +1,86 @@
+"""Speed of the evaluator (issue 14): time per decision at the default budget, and one game.
+
+Positions come from real self-play (``solver`` tables): every draw-or-take with a discard on
+offer, every placing of an unopened seat and every discard. Each is evaluated with all its
+candidates (:func:`analysis.evaluate.candidates`) at the default budget on one core.
+Then one 11-hand ``101`` game with four ``expert`` seats is timed.
+
+    python bench/evaluate.py [--positions N] [--seed S] [--no-game]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from analysis.evaluate import DEFAULT_BUDGET, candidates, decision_of, evaluate
+from analysis.game import Tile, apply, new_hand, resolve
+from analysis.players import View
+from analysis.selfplay import GameSpec, Player, play_game
+
+
+def positions(n: int, seed: str) -> list[View]:
+    out: list[View] = []
+    g = 0
+    while len(out) < n * 3:
+        g += 1
+        rec = play_game(GameSpec(f"bench-{g}", tuple(Player(f"P{k}", "solver") for k in range(4)), "101", None,
+                                 seed, hands=2))
+        rules = resolve("101")
+        st = None
+        ply = 0
+        for ev in rec.events:
+            t = ev["type"]
+            if t == "hand":
+                st = new_hand(rules, ev["hand"], ev["starter"], Tile.parse(ev["indicator"]),
+                              [[Tile.parse(x) for x in r] for r in ev["racks"]], [Tile.parse(x) for x in ev["deck"]])
+                ply = 0
+                continue
+            if st is None or t in ("game", "end", "penalty") or st.over:
+                continue
+            if t in ("draw", "take", "discard") or (t in ("open",) and st.turn_base is None):
+                v = View.of(st, st.turn, ply)
+                d = decision_of(v)
+                if (d == "draw" and v.takeable() is not None) or d == "discard" or (d == "place" and not v.opened):
+                    out.append(v)
+            st = apply(st, {k: x for k, x in ev.items() if k not in ("game", "hand", "t")})
+            if t == "discard":
+                ply += 1
+    random.Random(seed).shuffle(out)
+    return out[:n]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=200)
+    ap.add_argument("--seed", default="bench")
+    ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
+    ap.add_argument("--no-game", action="store_true")
+    a = ap.parse_args()
+    views = positions(a.positions, a.seed)
+    times = []
+    ncand = []
+    for i, v in enumerate(views):
+        cs = candidates(v)
+        t0 = time.perf_counter()
+        evaluate(v, cs, seed=i, budget=a.budget)
+        times.append((time.perf_counter() - t0) * 1000)
+        ncand.append(len(cs))
+    times.sort()
+    p90 = times[int(0.9 * (len(times) - 1))]
+    print(f"decisions: {len(times)}, candidates per decision: mean {statistics.mean(ncand):.1f}")
+    print(f"evaluate one decision (budget {a.budget * 1000:.0f} ms): median {statistics.median(times):.1f} ms, "
+          f"p90 {p90:.1f} ms, max {times[-1]:.1f} ms (targets: median <= 50, p90 <= 150)")
+    if not a.no_game:
+        t0 = time.perf_counter()
+        rec = play_game(GameSpec("bench-expert", tuple(Player(f"E{k}", "expert") for k in range(4)), "101", None,
+                                 a.seed))
+        dt = time.perf_counter() - t0
+        print(f"one 11-hand 101 game, four expert seats: {dt:.1f} s ({rec.hands_played} hands, "
+              f"{len(rec.events)} events, refused {rec.refused}) (target <= 60 s)")
+
+
+if __name__ == "__main__":
+    main()
