@@ -20,6 +20,7 @@ import streamlit as st
 from dashboard import data, url_state
 from dashboard.i18n import LANGS, t
 from dashboard.review_data import t as rv_t
+from dashboard.rule_links import t as rl_t
 from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
@@ -53,6 +54,7 @@ pages = [
     st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),
     st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
+    st.Page(PAGES / "rules.py", title=rl_t("page_rules", lang), icon=":material/menu_book:", url_path="rules"),
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)

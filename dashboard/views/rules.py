@@ -1,0 +1,71 @@
+"""Rules: the project's rules reference (docs/rules*.md) and log-format reference
+(docs/log-format*.md), in the page's language.
+
+``?rule=X4`` shows that rule first, in a box above the full text (the link every rule ID on the
+other pages points to); ``?doc=log`` opens the log format. Both stay in the URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard import data
+from dashboard import rule_links as rl
+
+lang = data.lang()
+tr = rl.t
+st.title(tr("rules_title", lang))
+st.caption(tr("rules_caption", lang))
+
+_WRITTEN = "_rules_url"  # param -> what this page last wrote into the URL
+
+
+def _from_url(key: str, param: str, valid: Any, default: str | None = None) -> None:
+    """Give the widget ``key`` the URL's ``param`` when the URL changed it (a link, a reload)."""
+    written = st.session_state.setdefault(_WRITTEN, {})
+    raw = st.query_params.get(param)
+    if raw != written.get(param, "\0") or key not in st.session_state:
+        st.session_state[key] = raw if raw in valid else default
+        written[param] = raw
+
+
+def _to_url(param: str, value: str | None) -> None:
+    written = st.session_state.setdefault(_WRITTEN, {})
+    written[param] = value
+    if value is None:
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != value:
+        st.query_params[param] = value
+
+
+_from_url("rules_doc", "doc", ("log",), "rules")
+doc = st.segmented_control(tr("rules_doc", lang), ["rules", "log"], key="rules_doc", required=True,
+                           format_func=lambda d: tr("doc_log" if d == "log" else "doc_rules", lang))
+doc = "log" if doc == "log" else "rules"
+_to_url("doc", "log" if doc == "log" else None)
+
+if doc == "log":
+    _to_url("rule", None)
+    st.markdown(rl.app_links(rl.doc_text("log", lang), lang), unsafe_allow_html=True)
+    st.stop()
+
+ids = list(rl.rule_ids(lang))
+asked = st.query_params.get("rule")
+_from_url("rules_pick", "rule", ids)
+pick = st.selectbox(tr("rules_jump", lang), [None] + ids, key="rules_pick",
+                    format_func=lambda r: tr("rules_pick_none", lang) if r is None
+                    else f"{r} — {rl.rule_title(r, lang)}")
+if pick is None and asked and asked not in ids:  # a link to a rule that does not exist
+    st.warning(tr("rules_unknown", lang, rule=asked[:12], first=ids[0], last=ids[-1]))
+else:
+    _to_url("rule", pick)
+if pick:
+    with st.container(border=True, key="rule_hit"):
+        st.markdown(f"**{tr('rules_selected', lang, rule=pick)}**")
+        st.markdown(rl.rule_block(pick, lang) or "", unsafe_allow_html=True)
+        st.markdown(f"[{tr('rules_in_text', lang)} ↓](#{pick})")
+
+st.markdown(rl.app_links(rl.doc_text("rules", lang), lang), unsafe_allow_html=True)
