@@ -283,7 +283,7 @@ def test_an_opening_taken_back_is_a_failed_opening_X2(tmp_path: Path) -> None:
 # ---- bookkeeping -----------------------------------------------------------------------------
 
 def test_every_category_has_a_definition_and_a_test() -> None:
-    src = Path(__file__).read_text(encoding="utf-8")
+    src = "".join(p.read_text(encoding="utf-8") for p in sorted(Path(__file__).parent.glob("test_review*.py")))
     for cat, text in CATEGORIES.items():
         assert text and f'"{cat}"' in src, cat
 

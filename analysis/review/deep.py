@@ -99,58 +99,81 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
                   b.mean, se, cost, cand_rows, played_events)
 
 
-def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], pre: int, first: int, seat: int,
-                 budget: float) -> Choice | None:
-    state = steps[pre].state
-    if state.phase != "draw" or state.turn != seat:
-        return None
+def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequence[dict[str, Any]], *,
+                   seed: str = "0", budget: float = DEEP_BUDGET, known: dict[int, list[Tile]] | None = None,
+                   step: int = 0, line: int = 0) -> Choice | None:
+    """One decision of ``seat`` in ``state`` (its own view only), graded in expected points.
+
+    ``kind``: ``take`` (``state`` before the draw or take; ``played_events`` the draw or take),
+    ``place`` (``state`` before the placing; the placing events, none for waiting) or ``discard``
+    (``state`` before the discard; the discard event). None when the seat had one legal move."""
     view = View.of(state, seat)
-    cands = candidates(view, "draw")
+    played_events = [dict(e) for e in played_events]
+    if kind == "take":
+        if state.phase != "draw" or state.turn != seat:
+            return None
+        cands = candidates(view, "draw")
+        kinds = [c.kind for c in cands]
+        took = bool(played_events) and played_events[0].get("type") == "take"
+        played = kinds.index("take") if took and "take" in kinds else kinds.index("draw")
+    elif kind == "place":
+        if state.phase != "play" or state.turn != seat:
+            return None
+        cands = candidates(view, "place")
+        after = state
+        for e in played_events:
+            after = apply(after, e)
+        if after.over:  # the placing ended the hand without a discard (a void hand, E3)
+            return None
+        want = _signature(after, seat)
+        played = -1
+        for i, c in enumerate(cands):
+            st = state
+            try:
+                for e in c.events:
+                    st = apply(st, e)
+            except ValueError:
+                continue
+            if _signature(st, seat) == want:
+                played = i
+                break
+        if played < 0:
+            cands.append(place_candidate(tuple(played_events), "played"))
+            played = len(cands) - 1
+    elif kind == "discard":
+        cands = candidates(view, "discard")
+        tile = Tile.parse(played_events[0]["tile"])
+        played = next((i for i, c in enumerate(cands) if c.tile == tile), -1)
+        if played < 0:
+            return None
+    else:
+        raise ValueError(f"decision kind must be take, place or discard, got {kind!r}")
     if len(cands) < 2:
         return None
+    return _grade(view, cands, played, seed=seed, budget=budget, known=known or {}, kind=kind, step=step,
+                  line=line, played_events=played_events)
+
+
+def _clean(ev: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ev.items() if k not in ("game", "hand", "t", "line")}
+
+
+def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], pre: int, first: int, seat: int,
+                 budget: float) -> Choice | None:
     ev = steps[first].event
-    kinds = [c.kind for c in cands]
-    played = kinds.index("take") if ev.get("type") == "take" and "take" in kinds else kinds.index("draw")
-    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{pre}:take", budget=budget,
-                  known=_known(steps, pre, seat), kind="take", step=pre, line=steps[first].line,
-                  played_events=[{k: v for k, v in ev.items() if k in ("type", "seat", "tile")}])
+    return grade_decision(steps[pre].state, seat, "take", [_clean(ev)], seed=f"{game}:{hr.hand}:{pre}:take",
+                          budget=budget, known=_known(steps, pre, seat), step=pre, line=steps[first].line)
 
 
 def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], play0: int, end: int, seat: int,
                   budget: float) -> Choice | None:
-    state = steps[play0].state
-    if state.phase != "play" or state.turn != seat:
-        return None
     last = end - 1 if steps[end].event.get("type") == "discard" else end
-    events = [{k: v for k, v in steps[i].event.items() if k not in ("game", "hand", "t", "line")}
-              for i in range(play0 + 1, last + 1)]
+    events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
     if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
         return None  # a turn that also returned a take (P2): not a placing decision of its own
-    view = View.of(state, seat)
-    cands = candidates(view, "place")
-    after = steps[last].state
-    if after.over:  # the placing finished the hand without a discard (a void hand, E3)
-        return None
-    want = _signature(after, seat)
-    played = -1
-    for i, c in enumerate(cands):
-        st = state
-        try:
-            for e in c.events:
-                st = apply(st, e)
-        except ValueError:
-            continue
-        if _signature(st, seat) == want:
-            played = i
-            break
-    if played < 0:
-        cands.append(place_candidate(tuple(events), "played"))
-        played = len(cands) - 1
-    if len(cands) < 2:
-        return None
     line = steps[play0 + 1].line if play0 + 1 < len(steps) else steps[end].line
-    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{play0}:place", budget=budget,
-                  known=_known(steps, play0, seat), kind="place", step=play0, line=line, played_events=events)
+    return grade_decision(steps[play0].state, seat, "place", events, seed=f"{game}:{hr.hand}:{play0}:place",
+                          budget=budget, known=_known(steps, play0, seat), step=play0, line=line)
 
 
 def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], end: int, seat: int,
@@ -158,18 +181,9 @@ def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], end: int, 
     ev = steps[end].event
     if ev.get("type") != "discard":
         return None
-    state = steps[end - 1].state
-    view = View.of(state, seat)
-    cands = candidates(view, "discard")
-    if len(cands) < 2:
-        return None
-    tile = Tile.parse(ev["tile"])
-    played = next((i for i, c in enumerate(cands) if c.tile == tile), -1)
-    if played < 0:
-        return None
-    return _grade(view, cands, played, seed=f"{game}:{hr.hand}:{end}:discard", budget=budget,
-                  known=_known(steps, end - 1, seat), kind="discard", step=end - 1, line=steps[end].line,
-                  played_events=[{"type": "discard", "seat": seat, "tile": ev["tile"]}])
+    return grade_decision(steps[end - 1].state, seat, "discard", [_clean(ev)],
+                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, known=_known(steps, end - 1, seat),
+                          step=end - 1, line=steps[end].line)
 
 
 # ---- labels and costs --------------------------------------------------------------------------
@@ -247,4 +261,4 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
     return gr
 
 
-__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "Z", "deep_review_game", "deep_review_hand"]
+__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision"]
