@@ -1,8 +1,10 @@
 """Move review speed: CPU seconds to annotate one 11-hand `101` game on one core (target < 1 s),
 against replaying the same game (the baseline, measured in the same run), and games per minute
-through ``istaka analyze`` with ``--jobs 1`` and ``--jobs J`` on a scratch database.
+through ``istaka analyze`` with ``--jobs 1`` and ``--jobs J`` on a scratch database; then the deep
+pass (every decision in expected points, target <= 30 s a game on one core) on the first
+``--deep-games`` games, against the quick pass of the same games.
 
-    python bench/analyze.py [--games N] [--jobs J] [--bots solver,greedy,random,greedy]
+    python bench/analyze.py [--games N] [--jobs J] [--bots solver,greedy,random,greedy] [--deep-games K]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--bots", default="solver,greedy,random,greedy")
     ap.add_argument("--seed", default="2027")
+    ap.add_argument("--deep-games", type=int, default=3, help="games for the deep pass (0: skip it)")
     a = ap.parse_args()
     bots = tuple(a.bots.split(","))
     with tempfile.TemporaryDirectory() as d:
@@ -58,6 +61,8 @@ def main() -> None:
         print(f"  annotate  median {med:6.3f} s/game  mean {statistics.mean(took):6.3f}  max {max(took):6.3f}"
               f"  ({decisions / len(games):.0f} decisions/game)  target < 1 s: {'ok' if med < 1 else 'MISSED'}")
         print(f"  replay    median {b:6.3f} s/game (baseline)  annotate / replay x{med / b:6.1f}")
+        if a.deep_games:
+            _deep(games[:a.deep_games], took[:a.deep_games])
         db = Path(d) / "bench.duckdb"
         con = store.connect(db, seed=False)
         try:
@@ -72,6 +77,24 @@ def main() -> None:
                 print(f"  --jobs {a.jobs} vs --jobs 1: x{rates[a.jobs] / rates[1]:.2f}")
         finally:
             con.close()
+
+
+def _deep(games: list, quick: list[float]) -> None:
+    from analysis.review.deep import deep_review_game
+
+    took, graded = [], []
+    for g in games:
+        res = replay_game(g, keep_steps=True)
+        _fresh_caches()
+        t0 = time.process_time()
+        gr = deep_review_game(res)
+        took.append(time.process_time() - t0)
+        graded.append(sum(len(d.choices) for d in gr.decisions))
+    med = statistics.median(took)
+    per = sum(took) / max(1, sum(graded))
+    print(f"  deep      median {med:6.2f} s/game  max {max(took):6.2f}  ({statistics.mean(graded):.0f} decisions"
+          f" graded/game, {1000 * per:.0f} ms each)  target <= 30 s: {'ok' if med <= 30 else 'MISSED'}")
+    print(f"  deep / quick on the same games x{med / statistics.median(quick):6.0f}")
 
 
 if __name__ == "__main__":
