@@ -14,6 +14,7 @@ from analysis.game import FinishInfo, multiplier
 from analysis.game import Tile
 
 from .i18n import t
+from .rule_links import link_rules_html
 from .tiles_view import esc, notation_row, tile_html
 
 
@@ -236,7 +237,7 @@ def danger_html(danger: Mapping[str, Sequence[str]] | None, state: HandState, la
             except ValueError:
                 continue
             cost = danger_cost(rule, tile, state)
-            items.append(f'<span class="ist-meld" data-danger="{rule}"><div class="own">{rule} · '
+            items.append(f'<span class="ist-meld" data-danger="{rule}"><div class="own">{link_rules_html(rule, lang)} · '
                          f'{esc(t("danger_" + rule.lower(), lang))}</div>{tile_html(tile, state.okey, small=True)}'
                          f'<div class="own">{esc(t("danger_cost", lang, p=cost))}</div></span>')
     body = "".join(items) or esc(t("none", lang))

@@ -16,6 +16,7 @@ from analysis.game import HandState, TableMeld
 from analysis.game import COLOURS, Placed, Tile
 
 from .i18n import t as tr
+from .rule_links import link_rules_html
 
 COLOUR_CSS = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
 SEAT_AREA = {0: "s0", 1: "s1", 2: "s2", 3: "s3"}  # seat 0 at the bottom, play goes counter-clockwise
@@ -188,7 +189,7 @@ def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int |
         meta.append(esc(tr("thresholds", lang, p=state.points_threshold(seat), c=state.pairs_threshold(seat))))
     pens = [p for p in state.penalties if p.seat == seat]
     if pens:
-        items = ", ".join(f"{p.points:+d} ({esc(p.rule)})" for p in pens)
+        items = ", ".join(f"{p.points:+d} ({link_rules_html(esc(p.rule), lang)})" for p in pens)
         meta.append(f'{esc(tr("penalties", lang))}: {items}')
     if total is not None:
         meta.append(f'{esc(tr("score", lang))}: <b data-score="{seat}">{total}</b>')

@@ -16,6 +16,7 @@ from analysis.store import queries
 
 from . import data
 from .i18n import t
+from .rule_links import rule_cell, rule_column
 
 LIMIT_MB = 50  # per file; a site's export is split into files well below this
 
@@ -111,10 +112,17 @@ def errors_frame(errs: pd.DataFrame, lang: str) -> pd.DataFrame:
             col = col.map(lambda x: "" if _blank(x) else t(f"err_{x}", lang))
         elif c == "line":
             col = col.map(lambda x: "" if _blank(x) else str(int(x)))
+        elif c == "rule":  # a link to the Rules page (shown as the ID: errors_config)
+            col = col.map(lambda x: "" if _blank(x) else rule_cell(x, lang))
         else:
             col = col.map(lambda x: "" if _blank(x) else str(x))
         out[t(f"err_col_{c}", lang)] = col.to_numpy()
     return out
+
+
+def errors_config(lang: str) -> dict[str, Any]:
+    """The error table's column settings: the rule column shows its ID and links to the rule."""
+    return {t("err_col_rule", lang): rule_column(t("err_col_rule", lang))}
 
 
 def _blank(x: Any) -> bool:

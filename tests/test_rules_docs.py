@@ -246,3 +246,42 @@ def test_rules_page_refuses_an_unknown_rule_and_opens_the_log_format(app: AppTes
     text = "\n".join(m.value for m in at.markdown)
     assert "What a reader must do with bad input" in text
     assert "(rules?rule=O7&lang=en)" in text  # links into the rules stay inside the app
+
+
+# ---- rule IDs linked where the pages show them --------------------------------------------------
+
+def _hand_state() -> object:
+    from analysis.game import PRESETS, Tile, full_set, new_hand
+
+    tiles = sorted(full_set().elements(), key=str)
+    indicator = Tile.parse("R5")
+    tiles.remove(indicator)
+    racks = [tiles[0:22], tiles[22:43], tiles[43:64], tiles[64:85]]
+    return new_hand(PRESETS["101"], 1, 0, indicator, racks)
+
+
+def test_replay_penalties_and_dangerous_discards_link_their_rules() -> None:
+    from analysis.game import Penalty, evolve
+    from dashboard.replay_view import danger_html
+    from dashboard.tiles_view import table_html
+
+    state = evolve(_hand_state(), penalties=(Penalty(1, 101, "X4", 7), Penalty(1, -101, "O8", 9)))
+    html = table_html(state, ["Ali", "Ayşe", "Mehmet", "Zeynep"], "en")
+    assert '+101 (<a class="ist-rule" href="rules?rule=X4&amp;lang=en" target="_blank">X4</a>)' in html
+    assert 'href="rules?rule=O8&amp;lang=en"' in html
+    danger = danger_html({"x4": ["B3"], "x5": ["K7"]}, state, "tr")
+    assert 'href="rules?rule=X4&amp;lang=tr"' in danger and 'href="rules?rule=X5&amp;lang=tr"' in danger
+
+
+def test_import_errors_link_their_rule_column() -> None:
+    import pandas as pd
+
+    from dashboard import uploads
+
+    errs = pd.DataFrame({"file": ["/tmp/x/a.jsonl", "b.jsonl"], "line": [3, None], "game": ["g1", None],
+                         "kind": ["invalid", "unreadable"], "rule": ["L3", None], "message": ["m", "n"]})
+    out = uploads.errors_frame(errs, "en")
+    assert list(out["Rule"]) == ["rules?rule=L3&lang=en", ""]
+    cfg = uploads.errors_config("en")
+    assert set(cfg) == {"Rule"}
+    assert cfg["Rule"]["type_config"]["display_text"] == r"rule=([A-Z][0-9]+)"

@@ -98,11 +98,13 @@ if files:
                 f"[{md_plain(g)}]({url_state.link('replay', game=g)})" for g in new[:20]))
         st.dataframe(uploads.summary_frame(outcome["summary"], lang), hide_index=True, key="import_summary")
         if len(outcome["errors"]):
-            st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors")
+            st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors",
+                         column_config=uploads.errors_config(lang))
 
 st.subheader(t("import_errors", lang))
 errs = data.import_errors()
 if len(errs):
-    st.dataframe(uploads.errors_frame(errs, lang), hide_index=True, key="import_errors")
+    st.dataframe(uploads.errors_frame(errs, lang), hide_index=True, key="import_errors",
+                 column_config=uploads.errors_config(lang))
 else:
     st.caption(t("no_import_errors", lang))

@@ -13,6 +13,7 @@ from analysis.game import COLOURS, FACES, Tile, full_set, okey_of
 from dashboard import data, lab
 from dashboard.i18n import t
 from dashboard.replay_view import opening_html
+from dashboard.rule_links import link_rules
 from dashboard.tiles_view import esc, rack_html, tile_html
 
 lang = data.lang()
@@ -81,7 +82,7 @@ with st.expander(t("lab_picker", lang), expanded=False):
 
 parsed = lab.parse_rack(_rack_text(), indicator)
 if parsed.error:
-    st.error(t(parsed.error[0], lang, **parsed.error[1]))
+    st.error(link_rules(t(parsed.error[0], lang, **parsed.error[1]), lang))
     st.stop()
 rack = parsed.tiles
 st.markdown(f'<div class="ist-plain"><div class="lbl">{esc(t("lab_count", lang, n=len(rack)))} · '
@@ -103,7 +104,7 @@ with left:
 with right:
     st.markdown(opening_html(result["pairs"], okey, lang, kind="pairs"), unsafe_allow_html=True)
 for key, fields in lab.siler(result, variant):
-    st.info(t(key, lang, **fields))
+    st.info(link_rules(t(key, lang, **fields), lang))
 
 params = urlencode(st.query_params.to_dict())
 st.caption(t("lab_share", lang))

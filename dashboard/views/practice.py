@@ -11,6 +11,7 @@ from analysis.game import Tile
 from dashboard import data, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
+from dashboard.rule_links import link_rules
 from dashboard.tiles_view import esc, meld_html, notation_row, rack_html, sort_key, tile_html
 
 lang = data.lang()
@@ -124,7 +125,8 @@ if res is not None:
         if res.right:
             st.success(tr("practice_right", lang, e=res.exposure, b=res.best_exposure))
         else:
-            st.warning(tr("practice_wrong", lang, c=res.cost, e=res.exposure, b=res.best_exposure, why=rv.reason(res.reason, lang)))
+            st.warning(link_rules(tr("practice_wrong", lang, c=res.cost, e=res.exposure, b=res.best_exposure,
+                                     why=rv.reason(res.reason, lang)), lang))
     st.markdown(f"**{esc(tr('practice_best', lang))}**")
     best = res.best
     groups = (best.get("melds") or []) + (best.get("pairs") or [])
@@ -134,7 +136,8 @@ if res is not None:
              for x in best.get("layoffs", []) or []]
     st.markdown(f'<div class="ist-plain" data-testid="pr-best" data-tiles="{esc(" ".join(best_tiles(res)))}">'
                 f'{"".join(rows) or esc(tm("none", lang))}</div>', unsafe_allow_html=True)
-    st.caption(tr("practice_played", lang, c=int(row["cost"]), cat=rv.category(str(row["category"]), lang)))
+    st.caption(link_rules(tr("practice_played", lang, c=int(row["cost"]), cat=rv.category(str(row["category"]), lang)),
+                          lang))
 
 st.divider()
 st.markdown(f'<div data-testid="pr-score">{esc(tr("practice_score", lang, **{k: v for k, v in score.items() if k != "done"}))}</div>',

@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import data, suggest, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import md_plain, t
+from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
     compare,
     describe,
@@ -65,9 +66,17 @@ hr = rp.hand(int(hand_no))
 assert hr is not None
 steps = hr.steps
 n = len(steps)
+
+
+def _illegal(err: dict | None) -> None:
+    """The hand's first illegal move, its rule linked to the Rules page."""
+    err = err or {}
+    st.error(link_rules(t("hand_invalid", lang, line=err.get("line"), msg=md_plain(err.get("message") or ""),
+                          rule=err.get("rule")), lang))
+
+
 if n == 0:
-    st.error(t("hand_invalid", lang, line=hr.error and hr.error.get("line"), msg=hr.error and hr.error.get("message"),
-               rule=hr.error and hr.error.get("rule")))
+    _illegal(hr.error)
     st.stop()
 url_state.seed("seat", url_state.int_in(0, 3))
 seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat",
@@ -135,17 +144,16 @@ board, side = st.columns([3.2, 1.5])
 with board:
     st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
     if hr.error and step == last:
-        st.error(t("hand_invalid", lang, line=hr.error.get("line"), msg=hr.error.get("message"),
-                   rule=hr.error.get("rule")))
+        _illegal(hr.error)
     if state.over:
         st.subheader(t("hand_end", lang))
         res = state.result or hr.result
         if res == "finish" and state.finisher is not None:
             st.markdown(f"**{esc(t('result_finish', lang, name=players[state.finisher]))}**")
         else:
-            st.markdown(f"**{esc(t('result_' + str(res), lang))}**")
+            st.markdown(f"**{link_rules(esc(t('result_' + str(res), lang)), lang)}**")
         for line in finish_explanation(state.rules, state, lang):
-            st.markdown(f"- {esc(line)}")
+            st.markdown(f"- {link_rules(esc(line), lang)}")
         st.dataframe(pd.DataFrame(score_rows(state, players, before, lang)), hide_index=True)
 
 with side:

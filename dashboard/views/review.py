@@ -10,6 +10,7 @@ import streamlit as st
 from dashboard import data, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
+from dashboard.rule_links import link_rules_html
 from dashboard.tiles_view import esc
 
 lang = data.lang()
@@ -77,8 +78,9 @@ else:
         url_state.goto("replay", game=game, hand=int(r["hand"]), step=int(r["step"]), seat=int(r["seat"]))
     cats = sorted(set(ms["category"]))
     st.markdown("".join(
-        f'<div><span style="color:{rv.SEV_COLOUR["mistake"]}">■</span> <b>{esc(rv.category(c, lang))}</b>: '
-        f'{esc(rv.definition(c, lang))}</div>' for c in cats), unsafe_allow_html=True)
+        f'<div><span style="color:{rv.SEV_COLOUR["mistake"]}">■</span> '
+        f'<b>{link_rules_html(esc(rv.category(c, lang)), lang)}</b>: '
+        f'{link_rules_html(esc(rv.definition(c, lang)), lang)}</div>' for c in cats), unsafe_allow_html=True)
 
 st.download_button(tr("report", lang), rv.report_html(game), file_name=f"istaka-review-{game}.html",
                    mime="text/html", key="rv_report")
