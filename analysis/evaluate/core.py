@@ -22,6 +22,8 @@ from typing import Any
 from analysis.game import Tile, apply, full_set
 from analysis.players import View
 
+from . import plans
+from .candidate import Candidate, discard_candidate, draw_candidate, place_candidate, take_candidate
 from .sim import Sim, code
 
 Event = dict[str, Any]
@@ -30,22 +32,6 @@ DEFAULT_BUDGET = 0.04  # seconds per decision
 MIN_WORLDS = 6
 MAX_WORLDS = 400
 PRUNE_Z = 2.5
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One decision: ``kind`` is draw, take, place or discard; ``events`` what the seat plays
-    (a draw's tile is unknown to the seat, so its event carries none)."""
-
-    kind: str
-    events: tuple[Event, ...]
-    label: str
-
-    @property
-    def tile(self) -> Tile | None:
-        if self.kind in ("take", "discard"):
-            return Tile.parse(self.events[0]["tile"])
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,25 +52,6 @@ class Evaluation:
         if n == 1:
             return (m, math.inf, 1)
         return (m, math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n), n)
-
-
-def draw_candidate(seat: int) -> Candidate:
-    return Candidate("draw", ({"type": "draw", "seat": seat},), "draw")
-
-
-def take_candidate(seat: int, t: Tile) -> Candidate:
-    return Candidate("take", ({"type": "take", "seat": seat, "tile": str(t)},), f"take {t}")
-
-
-def discard_candidate(seat: int, t: Tile) -> Candidate:
-    return Candidate("discard", ({"type": "discard", "seat": seat, "tile": str(t)},), f"discard {t}")
-
-
-def place_candidate(events: Sequence[Event], label: str) -> Candidate:
-    return Candidate("place", tuple(events), label)
-
-
-# ---- what the seat has not seen --------------------------------------------------------------
 
 
 def unseen_tiles(view: View, known: dict[int, Sequence[Tile]] | None = None) -> tuple[list[Tile], dict[int, list[Tile]]]:
@@ -144,8 +111,6 @@ def decision_of(view: View) -> str:
 def candidates(view: View, decision: str | None = None) -> list[Candidate]:
     """The legal candidates of the seat's current decision (``decision``: draw, place or discard;
     default :func:`decision_of`). Placings come from the exact solver's plans."""
-    from . import plans
-
     d = decision or decision_of(view)
     s = view.seat
     if d == "draw":

@@ -17,7 +17,7 @@ from analysis.players import (
 )
 from analysis.solver import best_turn
 
-from .core import Candidate, place_candidate
+from .candidate import Candidate, place_candidate
 
 
 def _ok(v: View, events: list[dict[str, Any]]) -> bool:
