@@ -1,0 +1,264 @@
+"""Every dashboard page in a real browser (Debian's Chromium driven by Playwright), in Turkish and
+English, against one `streamlit run` for the whole module.
+
+Checked: every page loads without an error box and without a traceback in the server's log; a
+click on a mistake in Review opens the Replay at that game, hand and step; a click on a row in
+Games opens that game's Replay; deep links to the first and the last game survive a reload;
+``?lang=en`` survives a reload and the language switch writes ``lang=tr``; the dangerous-discards
+panel draws tiles (never the bare ``x4x5``); the Lab shows an error, not a crash, for bad and
+oversized racks in its URL.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+from store_logs import stored
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
+TITLES = {  # page -> (Turkish, English) title
+    "games": ("Oyunlar", "Games"), "replay": ("El tekrarı", "Hand replay"),
+    "lab": ("Açılış laboratuvarı", "Opening lab"), "players": ("Oyuncular", "Players"),
+    "review": ("Hamle incelemesi", "Move review"),
+    "practice": ("Kendi hatalarından alıştırma", "Practice on your own mistakes"),
+}
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason=f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _danger_step(db: Path, game: str) -> tuple[int, int]:
+    """A (hand, step) where the seat to move holds tiles the solver calls dangerous (X4/X5):
+    the step where it has just drawn, which starts its turn on the Replay page."""
+    from analysis import solver, store
+    from analysis.store import queries
+
+    with store.reading(db) as con:
+        res = queries.replay_stored(con, game)
+    for h in res.hands:
+        for i, step in enumerate(h.steps):
+            ev = step.event
+            if ev.get("type") in ("draw", "take") and not step.state.over:
+                d = solver.dangerous(step.state, int(ev["seat"]))
+                if d["x4"] or d["x5"]:
+                    return h.hand, i
+    raise AssertionError(f"no dangerous discard in {game}")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The sample-like database (three simulated games, analysed) and a running dashboard."""
+    from analysis.selfplay import GameSpec, Player, play_game
+    from analysis.store import analyze, queries
+
+    d = tmp_path_factory.mktemp("pages")
+    lines = []
+    for i, gid in enumerate(("web-a", "web-b", "web-c")):
+        spec = GameSpec(gid, (Player("Elif", "solver"), Player("Ayşe", "random"), Player("Fatma", "greedy"),
+                              Player("Zeynep", "random")), "101", None, str(i + 7),
+                        f"2026-10-1{i}T20:00:00+00:00", hands=2)
+        lines += play_game(spec).lines()
+    log = d / "g.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    db = stored(d / "web.duckdb", log, lambda con: analyze(con))
+    from analysis import store
+
+    with store.reading(db) as con:
+        ids = [str(g) for g in queries.list_games(con)["game"]]
+        mistakes = queries.game_mistakes(con, ids[0])
+    port = _free_port()
+    server_log = d / "server.log"
+    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    with server_log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
+                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not start: {server_log.read_text()[-2000:]}")
+            time.sleep(0.3)
+        yield {"url": url, "ids": ids, "mistakes": mistakes, "log": server_log, "danger": _danger_step(db, ids[0])}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser(site: dict[str, Any]) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    pg = browser.new_page(viewport={"width": 1500, "height": 1300})
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
+def _settle(pg: Any, title: str | None = None) -> None:
+    """Wait until the page's script has run to its end (and shows ``title``)."""
+    from playwright.sync_api import expect
+
+    if title is not None:
+        expect(pg.locator("h1").first).to_have_text(title, timeout=30_000)
+    expect(pg.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning",
+                                                                  timeout=30_000)
+    pg.wait_for_timeout(300)  # the URL is written by the last message of the run
+
+
+def _open(pg: Any, url: str, title: str | None = None) -> None:
+    pg.goto(url, wait_until="domcontentloaded")
+    _settle(pg, title)
+
+
+def _params(pg: Any) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlparse(pg.url).query).items()}
+
+
+def _no_errors(pg: Any, where: str) -> None:
+    errs = pg.locator(ERRORS)
+    assert errs.count() == 0, (where, [e.inner_text()[:300] for e in errs.all()])
+
+
+def _click_row(pg: Any, frame: Any, row: int) -> None:
+    """Click a cell in the middle of a data frame row (row 0 is the first below the header)."""
+    box = frame.bounding_box()
+    assert box is not None
+    frame.click(position={"x": box["width"] * 0.3, "y": 35 * (row + 1) + 17})
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_every_page_loads_without_an_error(site: dict[str, Any], page: Any, lang: str) -> None:
+    first = site["ids"][0]
+    for path, extra in (("games", ""), ("replay", f"&game={first}&hand=1&step=5"), ("lab", ""), ("players", ""),
+                        ("review", f"&game={first}"), ("practice", "")):
+        title = TITLES[path][lang == "en"]
+        _open(page, f"{site['url']}/{path}?lang={lang}{extra}", title)
+        _no_errors(page, f"{lang} {path}")
+        assert _params(page).get("lang") == lang, (path, page.url)
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        assert "x4x5" not in text and "Traceback" not in text
+    assert "Traceback" not in site["log"].read_text(errors="replace")
+
+
+def test_review_click_on_a_mistake_opens_the_replay_at_that_step(site: dict[str, Any], page: Any) -> None:
+    game = site["ids"][0]
+    ms = site["mistakes"]
+    assert len(ms), "the simulated games have mistakes to click"
+    _open(page, f"{site['url']}/review?game={game}", TITLES["review"][0])
+    frame = page.locator('[data-testid="stDataFrame"]').nth(1)  # the seats, then the mistakes
+    _click_row(page, frame, 0)
+    _settle(page, TITLES["replay"][0])
+    want = ms.iloc[0]
+    q = _params(page)
+    assert urlparse(page.url).path.endswith("/replay")
+    assert (q["game"], q["hand"], q["step"]) == (game, str(int(want["hand"])), str(int(want["step"])))
+    assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == str(int(want["step"]))
+    _no_errors(page, "review -> replay")
+
+
+def test_games_click_on_a_row_opens_that_games_replay(site: dict[str, Any], page: Any) -> None:
+    _open(page, f"{site['url']}/games", TITLES["games"][0])
+    _click_row(page, page.locator('[data-testid="stDataFrame"]').first, 1)
+    _settle(page, TITLES["replay"][0])
+    assert _params(page)["game"] == site["ids"][1]
+    assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == "0"
+    _no_errors(page, "games -> replay")
+
+
+@pytest.mark.parametrize("which", [0, -1])
+def test_a_deep_link_to_the_first_and_the_last_game_survives_a_reload(site: dict[str, Any], page: Any,
+                                                                      which: int) -> None:
+    game = site["ids"][which]
+    _open(page, f"{site['url']}/replay?game={quote(game)}&hand=2&step=7", TITLES["replay"][0])
+    for _ in range(2):
+        q = _params(page)
+        assert (q.get("game"), q.get("hand"), q.get("step")) == (game, "2", "7"), page.url
+        assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == "7"
+        page.reload(wait_until="domcontentloaded")
+        _settle(page, TITLES["replay"][0])
+
+
+def test_the_language_survives_a_reload_and_the_switch_writes_it(site: dict[str, Any], page: Any) -> None:
+    _open(page, f"{site['url']}/?lang=en", "Games")  # / opens /games with its parameters
+    assert urlparse(page.url).path.endswith("/games") and _params(page)["lang"] == "en"
+    page.reload(wait_until="domcontentloaded")
+    _settle(page, "Games")
+    assert _params(page)["lang"] == "en"
+    side = page.locator('[data-testid="stSidebar"]')
+    side.get_by_text("Türkçe", exact=True).click()
+    _settle(page, "Oyunlar")
+    assert _params(page)["lang"] == "tr"
+    side.get_by_text("English", exact=True).click()
+    _settle(page, "Games")
+    assert _params(page)["lang"] == "en"
+
+
+def test_the_dangerous_discards_panel_draws_tiles(site: dict[str, Any], page: Any) -> None:
+    hand, step = site["danger"]
+    _open(page, f"{site['url']}/replay?game={quote(site['ids'][0])}&hand={hand}&step={step}", TITLES["replay"][0])
+    panel = page.locator('[data-testid="ist-danger"]')
+    items = panel.locator("[data-danger]").all()
+    assert items, panel.inner_text()
+    for item in items:  # each tile drawn, with its rule and what discarding it would cost (101 preset)
+        rule, tile = item.get_attribute("data-danger"), item.locator("[data-tile]").get_attribute("data-tile")
+        cost = int(re.findall(r"\d+", item.inner_text())[-1])
+        assert rule in ("X4", "X5") and tile and rule in item.inner_text()
+        if rule == "X4":
+            assert cost == 101
+        elif tile != "J":
+            assert cost == 10 * int(tile[1:])
+    assert "x4x5" not in page.locator('[data-testid="stMain"]').inner_text()
+
+
+def test_the_lab_refuses_bad_and_oversized_racks_from_its_url(site: dict[str, Any], page: Any) -> None:
+    for rack, word in (("R1 Q9 K3", "Q9"), (" ".join(["R1"] * 40), "40"), ("R5 R5 R5", "T1")):
+        _open(page, f"{site['url']}/lab?rack={quote(rack)}", TITLES["lab"][0])
+        assert page.locator('[data-testid="stException"]').count() == 0
+        err = page.locator('[data-testid="stAlertContentError"]')
+        assert err.count() == 1 and word in err.inner_text()
+        assert _params(page)["rack"] == rack  # the link keeps what it asked for
+    assert "Traceback" not in site["log"].read_text(errors="replace")
