@@ -32,7 +32,7 @@ _HTML_SKIP = re.compile(r"(<a\b[^>]*>.*?</a>|<[^>]+>)", re.DOTALL)  # a link wit
 
 STRINGS: dict[str, tuple[str, str]] = {
     "page_rules": ("Kurallar", "Rules"),
-    "rules_title": ("101 Okey kuralları", "The rules of 101 Okey"),
+    "rules_title": ("Kurallar ve kayıt biçimi", "Rules and log format"),
     "rules_doc": ("Belge", "Document"),
     "doc_rules": ("Kurallar", "Rules"),
     "doc_log": ("Kayıt biçimi", "Log format"),
@@ -168,6 +168,13 @@ def rule_column(label: str) -> Any:
     import streamlit as st
 
     return st.column_config.LinkColumn(label, display_text=r"rule=([A-Z][0-9]+)")
+
+
+def app_text(doc: str, lang: str) -> str:
+    """A document as the Rules page shows it: without its line of links to the other language and
+    document (the app has its own switches), its links made to work in the app."""
+    text = re.sub(r"^\[(?:English|Türkçe)\]\([^)]*\).*\n", "", doc_text(doc, lang), count=1, flags=re.MULTILINE)
+    return app_links(text, lang)
 
 
 def app_links(text: str, lang: str) -> str:

@@ -211,8 +211,8 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return AppTest.from_file(APP, default_timeout=60)
 
 
-@pytest.mark.parametrize("lang,title,x4", [("tr", "101 Okey kuralları", "İşler taş atmak"),
-                                           ("en", "The rules of 101 Okey", "Discarding an işler taş")])
+@pytest.mark.parametrize("lang,title,x4", [("tr", "Kurallar ve kayıt biçimi", "İşler taş atmak"),
+                                           ("en", "Rules and log format", "Discarding an işler taş")])
 def test_rules_page_shows_the_linked_rule_first_in_the_pages_language(app: AppTest, lang: str, title: str,
                                                                       x4: str) -> None:
     at = ui.open_page(app, "rules", rule="X4", lang=lang)
@@ -246,6 +246,7 @@ def test_rules_page_refuses_an_unknown_rule_and_opens_the_log_format(app: AppTes
     text = "\n".join(m.value for m in at.markdown)
     assert "What a reader must do with bad input" in text
     assert "(rules?rule=O7&lang=en)" in text  # links into the rules stay inside the app
+    assert "[Türkçe]" not in text and "(log-format" not in text  # the app has its own switches
 
 
 # ---- rule IDs linked where the pages show them --------------------------------------------------

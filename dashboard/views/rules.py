@@ -49,7 +49,7 @@ _to_url("doc", "log" if doc == "log" else None)
 
 if doc == "log":
     _to_url("rule", None)
-    st.markdown(rl.app_links(rl.doc_text("log", lang), lang), unsafe_allow_html=True)
+    st.markdown(rl.app_text("log", lang), unsafe_allow_html=True)
     st.stop()
 
 ids = list(rl.rule_ids(lang))
@@ -68,4 +68,4 @@ if pick:
         st.markdown(rl.rule_block(pick, lang) or "", unsafe_allow_html=True)
         st.markdown(f"[{tr('rules_in_text', lang)} ↓](#{pick})")
 
-st.markdown(rl.app_links(rl.doc_text("rules", lang), lang), unsafe_allow_html=True)
+st.markdown(rl.app_text("rules", lang), unsafe_allow_html=True)
