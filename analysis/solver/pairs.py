@@ -139,17 +139,22 @@ def pairs_plan(rack: Sequence[Tile], okey: Tile, rules: Rules, twin: Tile | None
     if jokers >= 2 and okey in naturals:
         real[naturals.index(okey)] = _FALSE[okey]
     out: list[list[Placed]] = [[r, r] for r in real]
-    for f in naturals:
-        cnt[f] -= 2
     for f, w in zip(singles, wilds):
         out.append([_FALSE[f] if f is okey else _REAL[f], _wild(w, f)])
-        cnt[f] -= 1
     for i in range(len(singles), u, 2):  # two wild tiles, shown as the okey's face
         out.append([_wild(wilds[i], okey), _wild(wilds[i + 1], okey)])
-    left = [f for f, c in cnt.items() if c]
-    for f in [f for f, c in cnt.items() if c > 1]:
-        left += [f] * (cnt[f] - 1)
-    if jokers and cnt[okey]:
+    everything = not forced and naturals is nat and u == len(wilds)
+    if everything and 2 * len(nat) + len(sing) + u == len(rack):
+        left = sing[len(singles):]  # every natural pair and wild tile placed: singles are left
+    else:
+        for f in naturals:
+            cnt[f] -= 2
+        for f in singles:
+            cnt[f] -= 1
+        left = [f for f, c in cnt.items() if c]
+        for f in [f for f, c in cnt.items() if c > 1]:
+            left += [f] * (cnt[f] - 1)
+    if jokers and okey in left:  # the okey's face left is a false okey (T5)
         left = [FALSE_OKEY if f is okey else f for f in left]
     left += wilds[u:]
     left.sort(key=_ORDER.__getitem__)

@@ -129,7 +129,8 @@ def best_pairs_opening(rack: Sequence[Tile], okey: Tile, *, rules: Rules, thresh
     Keeps a tile to discard (P5); a taken discard must lie in a pair as a real tile (P2). Ties:
     lower rack penalty as a pairs opener (E5), then fewer tiles left.
     """
-    rack = list(rack) + ([take] if take is not None else [])
+    if take is not None:
+        rack = [*rack, take]
     need = take if take is not None else must_use
     threshold = rules.open_pairs if threshold is None else threshold
     found = pairs_plan(rack, okey, rules, twin, need)
