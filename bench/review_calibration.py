@@ -1,0 +1,116 @@
+"""Is the deep review's cost a player's real loss? (issue 15, README "Review: calibration").
+
+For each bot X in ``--bots`` the same deals are played as a duplicate match against ``expert``
+(analysis.selfplay.match: four X seats, then the expert alone in each seat among three X), and
+the all-X table of every deal is deep-reviewed. Per bot it prints, with 95% intervals over deals:
+
+- **lost**: the points per hand-seat X actually loses to the expert on the same deal and seat
+  (X's hand score at the all-X table minus the expert's in that seat);
+- **cost**: X's mean deep-review cost per hand-seat (expected points lost, summed over its
+  decisions of the hand), and the ratio cost / lost (target: within 25%);
+- **accuracy**: the share of X's graded decisions played at the evaluator's best.
+
+The expert's own tables (four expert seats) are reviewed too: its cost per hand (target <= 5)
+and accuracy. Accuracy should order random < greedy < solver < expert.
+
+    python bench/review_calibration.py [--deals N] [--bots random,greedy,solver] [--variant 101] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis.game import replay_game  # noqa: E402
+from analysis.game.log import read_lines  # noqa: E402
+from analysis.review.deep import deep_review_game  # noqa: E402
+from analysis.selfplay import GameSpec, Player, play_game  # noqa: E402
+from analysis.selfplay.match import paired_ci, play_deal  # noqa: E402
+
+
+def _spec(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> GameSpec:
+    """The deal exactly as analysis.selfplay.match plays it (same game name and seed)."""
+    return GameSpec(f"match-{deal}", tuple(Player(f"P{k}", x) for k, x in enumerate(bots)), variant, None,
+                    f"match:{seed}", hands=1)
+
+
+def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> list[tuple[float, int, int]]:
+    """(cost, graded decisions, decisions at the best) per seat of the deal's table of ``bots``."""
+    rec = play_game(_spec(bots, variant, seed, deal))
+    rr = read_lines(rec.lines())
+    res = replay_game(rr.games[0], keep_steps=True)
+    gr = deep_review_game(res)
+    out = []
+    for s in range(4):
+        cs = [c for d in gr.decisions if d.seat == s for c in d.choices]
+        out.append((sum(c.cost for c in cs), len(cs), sum(1 for c in cs if c.cost == 0)))
+    return out
+
+
+def _task(args: tuple[str, str, str, int]) -> dict[str, Any]:
+    bot, variant, seed, deal = args
+    t0 = time.process_time()
+    if bot == "expert":
+        return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal),
+                "cpu": time.process_time() - t0}
+    d = play_deal(("expert", bot, variant, None, seed, deal))
+    return {"bot": bot, "deal": deal, "lost": [b - a for a, b in zip(d.a, d.b)],
+            "review": _review((bot,) * 4, variant, seed, deal), "cpu": time.process_time() - t0}
+
+
+def _fmt(m: float, lo: float, hi: float) -> str:
+    if math.isinf(lo) or math.isnan(lo):
+        return f"{m:7.1f}"
+    return f"{m:7.1f} [{lo:6.1f}, {hi:6.1f}]"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--bots", default="random,greedy,solver")
+    ap.add_argument("--variant", default="101")
+    ap.add_argument("--seed", default="calib")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--expert-deals", type=int, default=None, help="deals for the expert's own tables")
+    a = ap.parse_args()
+    bots = a.bots.split(",")
+    work = [(b, a.variant, a.seed, i) for b in bots for i in range(a.deals)]
+    work += [("expert", a.variant, a.seed, i) for i in range(a.expert_deals or a.deals)]
+    t0 = time.perf_counter()
+    if a.jobs > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(a.jobs, mp_context=mp.get_context("spawn")) as ex:
+            results = list(ex.map(_task, work, chunksize=1))
+    else:
+        results = [_task(w) for w in work]
+    wall = time.perf_counter() - t0
+    print(f"deep review against duplicate matches with the expert, {a.variant}, {a.deals} deals per bot, "
+          f"one hand each; {wall:.0f} s wall, {sum(r['cpu'] for r in results):.0f} s CPU")
+    print(f"{'bot':8} {'lost to expert / hand':>26} {'deep cost / hand':>26} {'cost/lost':>9} {'accuracy':>9}")
+    for b in bots + ["expert"]:
+        rs = [r for r in results if r["bot"] == b]
+        cost_deal = [sum(c for c, _, _ in r["review"]) / 4 for r in rs]
+        graded = sum(g for r in rs for _, g, _ in r["review"])
+        at_best = sum(k for r in rs for _, _, k in r["review"])
+        acc = 100.0 * at_best / graded if graded else math.nan
+        cm, clo, chi = paired_ci(cost_deal)
+        if b == "expert":
+            print(f"{b:8} {'':>26} {_fmt(cm, clo, chi):>26} {'':>9} {acc:8.1f}%   target cost <= 5")
+            continue
+        lost_deal = [sum(r["lost"]) / 4 for r in rs]
+        lm, llo, lhi = paired_ci(lost_deal)
+        ratio = cm / lm if lm else math.nan
+        ok = "ok" if lm > 0 and abs(ratio - 1) <= 0.25 else "MISSED"
+        print(f"{b:8} {_fmt(lm, llo, lhi):>26} {_fmt(cm, clo, chi):>26} {ratio:9.2f} {acc:8.1f}%   {ok}")
+
+
+if __name__ == "__main__":
+    main()
