@@ -61,7 +61,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "keys_help": ("Klavye: ← → bir olay, Home/End baş/son, PageUp/PageDown seçili oyuncunun sırası",
                   "Keyboard: ← → one event, Home/End start/end, PageUp/PageDown the chosen seat's turns"),
     "moves": ("Hamleler", "Moves"),
-    "col_step": ("#", "#"),
     "col_seat": ("Oyuncu", "Seat"),
     "col_move": ("Hamle", "Move"),
     "no_replay": ("Bu oyun tekrar edilemiyor: {msg}", "This game cannot be replayed: {msg}"),

@@ -113,12 +113,15 @@ CATEGORY: dict[str, tuple[str, str]] = {  # the review's mistake kinds as a play
     "missed_swap": ("alınmayan okey", "missed okey swap"),
     "missed_finish": ("kaçan bitiş", "missed finish"),
     "okey_discard": ("okey atma (X3)", "okey discarded (X3)"),
-    "layoff_discard": ("işler taş atma (X4)", "işler tile discarded (X4)"),
+    "layoff_discard": ("işler taş atma (X4)", "discarded a tile a table per takes (X4)"),
     "fed_opening": ("açtıran taş (X5)", "discard that opened the next player (X5)"),
     "okey_kept": ("elde kalan okey (E5)", "okey left in the rack (E5)"),
     "pairs_over_melds": ("per yerine çift", "çift instead of per"),
     "melds_over_pairs": ("çift yerine per", "per instead of çift"),
     "failed_opening": ("geri alınan açılış (X2, X7)", "opening taken back (X2, X7)"),
+    "worse_take": ("zayıf çekiş", "weaker draw or take"),
+    "worse_placing": ("zayıf yerleştirme", "weaker placing"),
+    "worse_discard": ("zayıf atış", "weaker discard"),
 }
 
 DEFINITION: dict[str, tuple[str, str]] = {
@@ -148,6 +151,12 @@ DEFINITION: dict[str, tuple[str, str]] = {
                          "opened with per where a çift opening left a lower rack penalty"),
     "failed_opening": ("açılışı ya da birkaç işlemeyi geri aldı ve cezasını ödedi (X2, X7)",
                        "took back an opening or several lay-offs and was charged for it (X2, X7)"),
+    "worse_take": ("yandan almanın beklenen puanı daha düşükken desteden çekti, ya da tersi",
+                   "drew where taking the previous discard had a lower expected score, or took where drawing had"),
+    "worse_placing": ("başka bir yerleştirmenin (ya da beklemenin) beklenen puanı daha düşüktü",
+                      "placed (or waited) where another placing had a lower expected score"),
+    "worse_discard": ("başka bir taşı atmanın beklenen puanı daha düşüktü",
+                      "discarded a tile where another discard had a lower expected score"),
 }
 
 

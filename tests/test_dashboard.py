@@ -224,3 +224,72 @@ def test_english_switch_keeps_turkish_game_terms(app: AppTest) -> None:
     assert "Hand replay" in [t.value for t in at.title]
     html = _html(at)
     assert "opened: 5 çift" in html and "Gösterge" in html
+
+
+# ---- issue 13: links keep their state, the panels say everything in words ------------------
+
+def test_replay_link_to_the_newest_game_keeps_its_game_in_the_url(app: AppTest, db: Path) -> None:
+    """The first game of the list is the select box's default: the URL must still name it, or a
+    later import of a newer game would open another game from the same link."""
+    first = str(_read(db, "list_games")["game"].iloc[0])
+    at = _open(app, "replay", game=first, hand=1, step=3)
+    assert _step(at) == 3
+    assert at.query_params["game"] == [first] or at.query_params["game"] == first
+    at.button(key="b_next").click().run()
+    assert _step(_ok(at)) == 4 and str(at.query_params["step"]).strip("[]'") == "4"
+
+
+def test_replay_with_an_unknown_game_in_the_link_says_so(app: AppTest) -> None:
+    at = _open(app, "replay", game="no-such-game")
+    assert any("no-such-game" in w.value for w in at.warning)
+
+
+def test_replay_chance_to_open_says_when_the_seat_can_open_already(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1", hand=1, step=2)  # seat 1 has drawn; its rack opens with 109
+    html = _html(at)
+    assert "bu sırada açabilir" in html and "%100" not in html
+
+
+def test_replay_dangerous_discards_are_tiles_with_rule_and_cost(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1", hand=1, step=16)  # seat 3's turn: per on the table
+    html = _html(at)
+    assert "x4x5" not in html
+    panel = html.split('data-testid="ist-danger"', 1)[1]
+    items = re.findall(r'data-danger="(X[45])".*?data-tile="(\w+)".*?atılırsa ceza (\d+)', panel)
+    assert items and all(r == "X5" or int(c) == 101 for r, _, c in items)
+
+
+def test_lab_notes_siler_for_a_big_opening(app: AppTest) -> None:
+    at = _open(app, "opening_lab", rack=" ".join(f"{c}{n}" for c in "RBKY" for n in range(10, 14)))
+    assert any("Siler" in i.value and "O8" in i.value for i in _ok(at).info)
+    at.text_input(key="rack").input("R1 R2 R3 R4").run()
+    assert not any("Siler" in i.value for i in _ok(at).info)
+
+
+def test_lab_explains_a_bad_and_an_oversized_rack(app: AppTest) -> None:
+    at = _open(app, "opening_lab", rack="R1 Q9")
+    assert any("Q9" in e.value and "Okunamayan" in e.value for e in at.error)
+    at = _open(AppTest.from_file(APP, default_timeout=60), "opening_lab", rack=" ".join(["R1"] * 30), lang="en")
+    assert any("30 tiles" in e.value for e in at.error)
+
+
+def test_games_result_filter_shows_words_and_keeps_filters_in_the_url(app: AppTest) -> None:
+    at = _open(app, "games")
+    box = at.selectbox(key="f_result")
+    assert "geçerli" in box.options and "valid" not in box.options
+    at.selectbox(key="f_player").select("Deniz").run()
+    assert str(_ok(at).query_params["f_player"]).strip("[]'") == "Deniz"
+
+
+def test_players_colour_stays_with_the_player_whatever_the_selection(app: AppTest) -> None:
+    at = _open(app, "players")
+
+    def colours() -> dict[str, str]:
+        spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+        return {html.unescape(tr["name"]): tr["line"]["color"] for tr in spec["data"]}
+
+    before = colours()
+    names = sorted(before)
+    at.multiselect(key="p_players").set_value(names[1:]).run()
+    after = colours()
+    assert after and all(after[n] == before[n] for n in after)

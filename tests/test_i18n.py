@@ -1,0 +1,197 @@
+"""Every word a user reads, in Turkish and in English: the translation tables are complete (each
+entry in both languages with the same fields, every internal value the pages show has its
+words), and every page, run in both languages (AppTest), shows no word of the other language
+from a short deny-list, no raw table key and no internal name (snake_case, None, nan).
+
+The game's own words (per, çift, okey, gösterge, işlemek, elden) stay Turkish in English."""
+
+from __future__ import annotations
+
+import ast
+import html
+import json
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import apptest_helpers as ui
+import pytest
+from store_logs import stored
+from streamlit.testing.v1 import AppTest
+
+from dashboard import i18n
+from dashboard import review_data as rv
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "dashboard" / "app.py")
+
+# Turkish UI words that must not appear on an English page (whole words, any case)
+TURKISH = ("oyun", "oyuncu", "oyuncular", "açtı", "açmadı", "işledi", "işler", "adım", "tekrar", "hata", "hatalar",
+           "maliyet", "eşik", "sayı", "taş", "taşlar", "deste", "sırada", "ceza", "toplam", "hepsi", "tarih",
+           "incele", "kalan", "yok", "çekti", "attı", "bitirdi", "el", "kendi", "örnek", "çekişte", "ve", "ile")
+# English UI words that must not appear on a Turkish page
+ENGLISH = ("the", "player", "players", "game", "games", "step", "hand", "hands", "total", "score", "mistake",
+           "mistakes", "cost", "threshold", "opened", "draws", "samples", "seconds", "click", "upload", "rack",
+           "tiles", "penalty", "replay", "analysed", "finished", "deck", "discards", "within", "his", "her")
+INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|\bnan\b|\bNaN\b|\bNaT\b")
+
+
+def _fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION}
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_every_entry_has_both_languages_with_the_same_fields(name: str) -> None:
+    for key, pair in TABLES[name].items():
+        assert isinstance(pair, tuple) and len(pair) == 2, key
+        tr, en = pair
+        assert (tr.strip() and en.strip()) or key == "col_what", key
+        assert _fields(tr) == _fields(en), key
+        if key.endswith("_one"):
+            assert key[:-4] in TABLES[name], key
+
+
+def test_the_two_string_tables_do_not_share_keys() -> None:
+    """Review/Practice strings and the rest are looked up in two tables: a key in both would
+    show one page's words on another."""
+    assert not set(i18n.STRINGS) & set(rv.STRINGS)
+
+
+def test_every_internal_value_a_page_shows_has_words() -> None:
+    from analysis.review import CATEGORIES, SEVERITY
+    from analysis.store.queries import GAME_RESULTS
+
+    assert set(rv.CATEGORY) == set(CATEGORIES) == set(rv.DEFINITION)
+    assert all(f"sev_{name}" in rv.STRINGS for _, name in SEVERITY)
+    assert all(f"result_{r}_f" in i18n.STRINGS for r in GAME_RESULTS)
+    for kind in ("unreadable", "conflict", "store", "invalid"):  # queries.import_errors' kinds
+        assert f"err_{kind}" in i18n.STRINGS
+    for kind in ("normal", "okey", "elden", "pairs"):  # hands.finish_kinds
+        assert f"fk_{kind}" in i18n.STRINGS
+
+
+def test_every_reason_of_the_practice_grader_is_translated() -> None:
+    """The grader (analysis/review/practice.py) explains a wrong pick in English; each of its
+    reasons has its words in both languages."""
+    src = (ROOT / "analysis" / "review" / "practice.py").read_text(encoding="utf-8")
+    reasons = set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Grade" and len(node.args) > 7:
+            arg = node.args[7]
+            for c in (arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,):
+                if isinstance(c, ast.Constant) and c.value:
+                    reasons.add(c.value)
+    assert len(reasons) >= 5
+    assert reasons <= set(rv.REASON), reasons - set(rv.REASON)
+    for r in reasons:
+        assert rv.reason(r, "tr") != r and rv.reason(r, "en") != r
+
+
+def test_plurals_and_a_gender_neutral_view_in_english() -> None:
+    assert i18n.t("new_games", "en", n=1) == "Newly uploaded game:"
+    lines = rv.chance_lines({"rows": [{"draws": 1, "p": .5, "se": .1}, {"draws": 3, "p": .7, "se": .1}],
+                             "samples": 1, "unseen": 30, "exact": True}, "en")
+    assert lines[0].startswith("within 1 draw:") and lines[1].startswith("within 3 draws:")
+    assert lines[2].startswith("1 sample,")
+    assert "their own view" in rv.t("chance", "en", name="Elif")
+    assert "his own" not in json.dumps(TABLES, ensure_ascii=False)
+
+
+def test_dates_are_written_in_the_pages_language() -> None:
+    import datetime as dt
+
+    when = dt.datetime(2026, 10, 16, 20, 30)
+    assert i18n.fmt_date(when, "tr") == "16 Eki 2026 20:30"
+    assert i18n.fmt_date(when, "en") == "16 Oct 2026 20:30"
+    assert i18n.fmt_date(None) == ""
+
+
+# ---- every page, in both languages ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    from analysis.selfplay import GameSpec, Player, play_game
+    from analysis.store import analyze
+
+    d = tmp_path_factory.mktemp("i18n")
+    lines = []
+    for i, gid in enumerate(("t-1", "t-2")):
+        spec = GameSpec(gid, (Player("Elif", "solver"), Player("Ayşe", "random"), Player("Fatma", "greedy"),
+                              Player("Zeynep", "random")), "101", None, str(i + 3), f"2026-10-1{i}T20:00:00+00:00",
+                        hands=2)
+        lines += play_game(spec).lines()
+    log = d / "g.jsonl"
+    log.write_text("".join(lines) + '{"type":"game","game":"t-3"}\n{not json\n', encoding="utf-8")
+    yield stored(d / "i18n.duckdb", log, lambda con: analyze(con, games=["t-1"]))  # t-2 waits for analysis
+
+
+def _texts(at: AppTest) -> list[str]:
+    """What a user reads on the page: headings, text, alerts, widget labels and options, table
+    headers and text cells, chart titles, axes and legends (HTML tags stripped)."""
+    out: list[str] = []
+    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error", "success"):
+        out += [str(e.value) for e in getattr(at, kind)]
+    for kind in ("button", "selectbox", "multiselect", "slider", "toggle", "text_input", "number_input",
+                 "date_input", "segmented_control"):
+        for w in at.get(kind):
+            out.append(str(getattr(w, "label", "")))
+            for o in getattr(w, "options", []) or []:
+                out.append(str(o))
+    for d in at.dataframe:
+        df = d.value
+        out += [str(c) for c in df.columns]
+        for c in df.columns:
+            if df[c].dtype == object:
+                out += [str(x) for x in df[c].head(30)]
+    for c in at.get("plotly_chart"):
+        spec = json.loads(c.proto.spec)
+        lay = spec.get("layout", {})
+        for part in (lay.get("title"), lay.get("xaxis", {}).get("title"), lay.get("yaxis", {}).get("title")):
+            if isinstance(part, dict):
+                out.append(str(part.get("text", "")))
+        out += [str(t.get("name", "")) for t in spec.get("data", [])]
+    text = "\n".join(out)
+    text = re.sub(r"<[^>]+>", " ", text)  # tags and their attributes are not read
+    return [html.unescape(text)]
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+PAGES = {  # page -> URL parameters and a click or two, so the page shows most of what it can
+    "games": {},
+    "replay": {"game": "t-1", "hand": 1, "step": 12},
+    "opening_lab": {"rack": "K9 K10 K11 K12 Y7 B7 K7 B10 B11 B12 B13 R1 Y3 B5 K2"},
+    "players": {},
+    "review": {"game": "t-1"},
+    "practice": {},
+}
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+@pytest.mark.parametrize("page", list(PAGES))
+def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
+                                               lang: str) -> None:
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    at = ui.open_page(AppTest.from_file(APP, default_timeout=90), page, lang=lang, **PAGES[page])
+    if page == "replay":
+        at.button(key="b_last").click().run()  # the hand's end: the score table and the finish lines
+    if page == "games":
+        at.file_uploader(key="upload").set_value(("t.jsonl", b'{"type":"game"}\n{nope\n', "application/json")).run()
+    if page == "review":
+        texts = _texts(ui.ok(at))
+        at.selectbox(key="game").select("t-2").run()  # an unanalysed game: the offer to analyse it
+        texts += _texts(ui.ok(at))
+    else:
+        texts = _texts(ui.ok(at))
+    text = "\n".join(texts)
+    words = _words(text)
+    wrong = sorted(words & set(ENGLISH if lang == "tr" else TURKISH))
+    assert not wrong, (page, lang, wrong)
+    raw = sorted(set(INTERNAL.findall(text)))  # a raw table key (all have "_") or an internal name
+    assert not raw, (page, lang, raw)
