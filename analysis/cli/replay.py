@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.game import GameResult, read_file, replay_game
+from analysis.game import GameResult, ReadError, read_file, replay_game
 
 from .common import UsageError
 
@@ -51,11 +51,15 @@ def _print_game(g: GameResult, out: Any) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     games: list[GameResult] = []
     errors = []
+    unreadable = []  # files that cannot be opened or decoded: exit 2, the other files still replay
     for path in args.files:
         try:
             rr = read_file(path)
         except OSError as e:
-            raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+            msg = f"cannot read the file: {e.strerror or e}"
+            print(f"istaka replay: {path}: {msg}", file=sys.stderr)
+            unreadable.append(ReadError(str(path), None, None, msg))
+            continue
         errors.extend(rr.errors)
         for g in rr.games:
             if args.game and g.id != args.game:
@@ -63,8 +67,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             games.append(replay_game(g, keep_steps=False))
     if args.game:
         errors = [e for e in errors if e.game == args.game]
-        if not games and not errors:
+        if not games and not errors and not unreadable:
             raise UsageError(f"no game {args.game!r} in {', '.join(args.files)}")
+    errors = unreadable + errors
     if args.json:
         json.dump({"games": [g.to_dict() for g in games], "errors": [e.to_dict() for e in errors]},
                   sys.stdout, ensure_ascii=False)
@@ -77,6 +82,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ok = sum(1 for g in games if g.valid and g.agrees)
         print(f"{len(games)} games replayed: {ok} clean, {len(games) - ok} invalid or disagreeing, "
               f"{len(errors)} unreadable")
+    if unreadable:
+        return 2
     bad = errors or any(not g.valid or not g.agrees for g in games)
     return 1 if bad else 0
 

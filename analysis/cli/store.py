@@ -91,16 +91,20 @@ def cmd_errors(args: argparse.Namespace) -> int:
         con.close()
     if args.file:
         df = df[df.file == args.file]
+    import pandas as pd
+
+    def val(x: Any) -> Any:  # a missing value (None, NaN or pandas' NA) as None
+        return None if x is None or x is pd.NA or (isinstance(x, float) and x != x) else x
+
     for r in df.itertuples(index=False):
+        line, game, rule = val(r.line), val(r.game), val(r.rule)
         if args.json:
-            print(json.dumps({"file": r.file, "line": None if r.line != r.line or r.line is None else int(r.line),
-                              "game": r.game, "kind": r.kind, "rule": r.rule, "field": r.field,
-                              "message": r.message}, ensure_ascii=False))
+            print(json.dumps({"file": val(r.file), "line": None if line is None else int(line), "game": game,
+                              "kind": val(r.kind), "rule": rule, "field": val(r.field),
+                              "message": val(r.message)}, ensure_ascii=False))
             continue
-        where = f"{r.file}:{int(r.line)}" if r.line == r.line and r.line is not None else r.file
-        game = f" game {r.game}" if r.game else ""
-        rule = f" [{r.rule}]" if r.rule else ""
-        print(f"{where}{game}: {r.kind}: {r.message}{rule}")
+        where = f"{r.file}:{int(line)}" if line is not None else f"{r.file}"
+        print(f"{where}{f' game {game}' if game else ''}: {r.kind}: {r.message}{f' [{rule}]' if rule else ''}")
     if not args.json:
         print(f"{len(df)} errors")
     return 1 if len(df) else 0

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from .tiles import brief
+
 
 class RulesError(ValueError):
     """An unknown preset, an unknown option, or a value an option cannot take."""
@@ -133,13 +135,14 @@ ALIASES: dict[str, str] = {
 }
 
 _O9_VALUES = ("no", "elden", "yes")
+MAX_DEAL = 26  # 4 x 26 + 1 + the indicator = 106 (T1, D1)
 
 
 def preset(name: str) -> Rules:
     try:
         return PRESETS[str(name)]
     except KeyError:
-        raise RulesError(f"unknown variant {name!r}; presets are {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown variant {brief(name)}; presets are {', '.join(PRESETS)}") from None
 
 
 def resolve(variant: str = "101", overrides: Mapping[str, Any] | None = None) -> Rules:
@@ -154,10 +157,12 @@ def resolve(variant: str = "101", overrides: Mapping[str, Any] | None = None) ->
     for key, value in overrides.items():
         name = ALIASES.get(key, key)
         if name == "variant" or name not in types:
-            raise RulesError(f"unknown rule option {key!r}; options are {', '.join(n for n in types if n != 'variant')}")
+            raise RulesError(f"unknown rule option {brief(key)}; options are {', '.join(n for n in types if n != 'variant')}")
         if name == "deal" and isinstance(value, list):
-            if len(value) != 2 or value[1] != value[0] + 1:
-                raise RulesError(f"option 'deal' as a list is [others, starter] with starter = others + 1, got {value!r} [D1]")
+            if (len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+                    or value[1] != value[0] + 1):
+                raise RulesError(f"option 'deal' as a list is [others, starter] with starter = others + 1, "
+                                 f"got {brief(value)} [D1]")
             value = value[0]
         if name == "finisher_bonus" and isinstance(value, int) and not isinstance(value, bool):
             value = abs(value)
@@ -168,22 +173,25 @@ def resolve(variant: str = "101", overrides: Mapping[str, Any] | None = None) ->
 def _check(name: str, typ: Any, value: Any) -> Any:
     if typ in (bool, "bool"):
         if not isinstance(value, bool):
-            raise RulesError(f"rule option {name!r} takes true or false, got {value!r}")
+            raise RulesError(f"rule option {name!r} takes true or false, got {brief(value)}")
         return value
     if typ in (int, "int"):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"rule option {name!r} takes a whole number >= 0, got {value!r}")
+            raise RulesError(f"rule option {name!r} takes a whole number >= 0, got {brief(value)}")
+        if name == "deal" and not 1 <= value <= MAX_DEAL:
+            raise RulesError(f"rule option 'deal' takes 1 to {MAX_DEAL} (four racks, the starter's extra tile "
+                             f"and the indicator come from 106 tiles), got {brief(value)} [D1]")
         if name == "hands" and value < 1:
-            raise RulesError(f"rule option 'hands' must be at least 1, got {value!r} [G1]")
+            raise RulesError(f"rule option 'hands' must be at least 1, got {brief(value)} [G1]")
         return value
     if name == "open_below_finishing":
         if isinstance(value, bool):
             value = "yes" if value else "no"
         if value not in _O9_VALUES:
-            raise RulesError(f"rule option {name!r} takes one of {_O9_VALUES}, got {value!r} [O9]")
+            raise RulesError(f"rule option {name!r} takes one of {_O9_VALUES}, got {brief(value)} [O9]")
         return value
     if name == "multipliers":
         if value not in ("E6", "E7"):
-            raise RulesError(f"rule option 'multipliers' takes 'E6' or 'E7', got {value!r}")
+            raise RulesError(f"rule option 'multipliers' takes 'E6' or 'E7', got {brief(value)}")
         return value
     raise RulesError(f"rule option {name!r} cannot be set")

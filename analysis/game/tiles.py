@@ -22,6 +22,19 @@ class NotationError(ValueError):
     """A tile, meld or pair that cannot be read."""
 
 
+def brief(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: error messages quote log values, and a log
+    value may be long or deeply nested (the reader bounds both, see analysis.game.log)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = f"<{type(value).__name__} nested too deep>"
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
+
+
+_DIGITS = frozenset("0123456789")
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Tile:
     """A physical tile face: colour in RYBK and number 1-13, or the false okey (colour 'J', 0).
@@ -66,19 +79,19 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         if not isinstance(text, str):
-            raise NotationError(f"tile must be a string, got {text!r} [T1]")
+            raise NotationError(f"tile must be a string, got {brief(text)} [T1]")
         hit = PARSED.get(text)
         if hit is not None:
             return hit
         s = text.strip().upper()
         if s == JOKER:
             return FALSE_OKEY
-        if len(s) < 2 or s[0] not in COLOURS or not s[1:].isdigit():
-            raise NotationError(f"not a tile: {text!r} [T1]")
-        n = int(s[1:])
-        if not 1 <= n <= 13 or s[1] == "0":
-            raise NotationError(f"not a tile: {text!r} (numbers are 1-13) [T1]")
-        return _TILES[(s[0], n)]
+        # tile numbers are the ASCII digits 1-13 (LOG_FORMAT): 'R²', 'R١' or 'R１' are not tiles
+        if len(s) < 2 or s[0] not in COLOURS or not _DIGITS.issuperset(s[1:]):
+            raise NotationError(f"not a tile: {brief(text)} [T1]")
+        if len(s) > 3 or s[1] == "0" or not 1 <= int(s[1:]) <= 13:
+            raise NotationError(f"not a tile: {brief(text)} (numbers are 1-13) [T1]")
+        return _TILES[(s[0], int(s[1:]))]
 
     @property
     def index(self) -> int:
@@ -167,25 +180,25 @@ def parse_placed(text: str, okey: Tile, twin: Tile | None = None) -> Placed:
     if plain is not None and plain is not okey and not plain.is_joker:
         return _PLAIN[plain]  # the common case: a real tile standing for itself
     if not isinstance(text, str):
-        raise NotationError(f"tile must be a string, got {text!r} [T1]")
+        raise NotationError(f"tile must be a string, got {brief(text)} [T1]")
     if ">" in text:
         left, _, right = text.partition(">")
         phys = Tile.parse(left)
         face = Tile.parse(right)
         if face.is_joker:
-            raise NotationError(f"{text!r}: a wild tile stands for a face, not J [T4]")
+            raise NotationError(f"{brief(text)}: a wild tile stands for a face, not J [T4]")
         if phys.is_joker:
             if face != okey:
-                raise NotationError(f"{text!r}: a false okey is always {okey} [T5]")
+                raise NotationError(f"{brief(text)}: a false okey is always {okey} [T5]")
             return Placed(phys, okey, False)
         if phys == okey or (twin is not None and phys == twin):
             return Placed(phys, face, True)
-        raise NotationError(f"{text!r}: {phys} is not the okey ({okey}) and cannot stand for another tile [T4]")
+        raise NotationError(f"{brief(text)}: {phys} is not the okey ({okey}) and cannot stand for another tile [T4]")
     phys = Tile.parse(text)
     if phys.is_joker:
         return Placed(phys, okey, False)  # T5
     if phys == okey:
-        raise NotationError(f"{text!r}: an okey in a meld must say what it stands for, e.g. {okey}>{okey} [T4]")
+        raise NotationError(f"{brief(text)}: an okey in a meld must say what it stands for, e.g. {okey}>{okey} [T4]")
     return Placed(phys, phys, False)
 
 

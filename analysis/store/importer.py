@@ -29,6 +29,8 @@ from .rows import (
     game_checksum,
     game_rows,
     next_gid,
+    out_of_range_games,
+    rows_out_of_range,
     take_games,
     to_tables,
     write_tables,
@@ -65,7 +67,8 @@ def expand_paths(paths: Iterable[str]) -> list[Path]:
 
 @dataclass
 class Entry:
-    """One game of a file: ``status`` new (replayed, rows in the file's tables), unchanged or conflict."""
+    """One game of a file: ``status`` new (replayed, rows in the file's tables), unchanged, conflict
+    or refused (it cannot be stored: ``message`` says why)."""
 
     game: str
     checksum: str
@@ -74,6 +77,7 @@ class Entry:
     valid: bool = True
     gid: int = 0
     span: dict[str, tuple[int, int]] = field(default_factory=dict)
+    message: str = ""  # why a game was refused (status "refused": a value past the store's limits)
 
 
 @dataclass
@@ -95,6 +99,22 @@ _KNOWN: dict[str, str] = {}
 def _init_worker(known: dict[str, str]) -> None:
     global _KNOWN
     _KNOWN = known
+    watch_parent()
+
+
+def watch_parent(interval: float = 0.2) -> None:
+    """End this (worker) process as soon as its parent is gone: a killed import (kill -9) must
+    not leave its workers, and with them multiprocessing's resource tracker, running."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="istaka-watch-parent", daemon=True).start()
 
 
 def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False, *,
@@ -119,17 +139,47 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
     events = 0
     for g in rr.games:
         events += len(g.events) + 1
-        cs = game_checksum(g)
-        have = known.get(g.id)
-        if have == cs or (stored is not None and _holds(stored, cs)):
-            entries.append(Entry(g.id, cs, g.line, "unchanged"))
-        elif have is not None and not replace:
-            entries.append(Entry(g.id, cs, g.line, "conflict"))
-        else:
+        try:
+            cs = game_checksum(g)
+            have = known.get(g.id)
+            if have == cs or (stored is not None and _holds(stored, cs)):
+                entries.append(Entry(g.id, cs, g.line, "unchanged"))
+                continue
+            if have is not None and not replace:
+                entries.append(Entry(g.id, cs, g.line, "conflict"))
+                continue
             rows = game_rows(g, replay_game(g, keep_steps=False), cs)
-            entries.append(Entry(g.id, cs, g.line, "new", rows.valid))
-            new.append(rows)
-    tables, spans = to_tables(new)
+        except (ValueError, TypeError, OverflowError, RecursionError) as e:  # one game, never the file
+            entries.append(Entry(g.id, "", g.line, "refused", False, message=f"{type(e).__name__}: {e}"))
+            continue
+        entries.append(Entry(g.id, cs, g.line, "new", rows.valid))
+        new.append(rows)
+    try:
+        tables, spans = to_tables(new)
+    except (OverflowError, ValueError, TypeError):  # an integer past int64: find its games
+        by_id = {e.game: e for e in entries if e.status == "new"}
+        for rows in new:
+            why = rows_out_of_range(rows)
+            if why is not None:
+                by_id[rows.game].status, by_id[rows.game].message = "refused", why
+        new = [r for r in new if by_id[r.game].status == "new"]
+        try:
+            tables, spans = to_tables(new)
+        except (OverflowError, ValueError, TypeError):  # something else: game by game
+            for rows in new:
+                try:
+                    to_tables([rows])
+                except (OverflowError, ValueError, TypeError) as e:
+                    by_id[rows.game].status, by_id[rows.game].message = "refused", f"{type(e).__name__}: {e}"
+            new = [r for r in new if by_id[r.game].status == "new"]
+            tables, spans = to_tables(new)
+    too_big = out_of_range_games(tables, spans)  # past INTEGER: refused here, not by the database
+    if too_big:
+        by_id = {e.game: e for e in entries if e.status == "new"}
+        for k, why in too_big.items():
+            by_id[new[k].game].status, by_id[new[k].game].message = "refused", why
+        new = [r for r in new if by_id[r.game].status == "new"]
+        tables, spans = to_tables(new)
     for entry, sp in zip((x for x in entries if x.status == "new"), spans, strict=True):
         entry.span = sp
     return FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), rr.errors, entries, tables, events)
@@ -289,6 +339,7 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
             write_tables(con, {}, import_id, (), extra)
 
     def fail(e: Entry, msg: str) -> None:
+        msg = msg.splitlines()[0] if msg else msg
         n["stored"] -= 1
         n["invalid"] -= not e.valid
         n["failed"] += 1
@@ -297,6 +348,11 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
 
     for e in prep.games:
         n["games"] += 1
+        if e.status == "refused":
+            n["failed"] += 1
+            errs.append((import_id, prep.file, e.line, e.game, "store", None, None,
+                         f"could not be stored: {e.message}"))
+            continue
         have = known.get(e.game)
         if have == e.checksum:
             n["unchanged"] += 1
@@ -327,8 +383,17 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
         c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(), n["games"],
                    prep.events, n["stored"], n["unchanged"], n["conflicts"], n["invalid"], n["failed"]])
-        if errs:
-            c.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", errs)
+        if errs:  # one insert from Arrow: executemany takes a millisecond a row
+            import pyarrow as pa
+
+            cols = list(zip(*errs))
+            c.register("_istaka_errors", pa.table({
+                f"c{i}": pa.array(col, type=pa.int64() if i in (0, 2) else pa.string())
+                for i, col in enumerate(cols)}))
+            try:
+                c.execute("INSERT INTO import_errors SELECT * FROM _istaka_errors")
+            finally:
+                c.unregister("_istaka_errors")
 
     flush(record)
     for k, v in n.items():

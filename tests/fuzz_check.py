@@ -1,0 +1,251 @@
+"""Runs mutated logs and positions (tests/fuzz_gen.py) through the istaka command line and
+checks the promises of issue 12; shared by tests/test_fuzz_cli.py and bench/fuzz.py.
+
+Per run: every unit alone (one file each, one ``replay --json`` call) says which games replay
+cleanly on their own; then the units together in a few files (plain, gzip, with a BOM, a gzip
+missing its trailer, a gzip cut short) go through ``replay --json``, ``import``, ``errors`` and
+``errors --json``, and the positions through ``solve --batch``. Findings are counted, never
+raised, so a benchmark can print them; a test asserts they are all zero.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import fuzz_gen
+
+REPO = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "analysis.cli"]
+
+
+@dataclass
+class Findings:
+    mutations: int = 0
+    positions: int = 0
+    calls: int = 0
+    tracebacks: int = 0
+    hangs: int = 0
+    bad_exit: int = 0
+    games_lost: int = 0
+    lines_unanswered: int = 0
+    clean_alone: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, msg: str) -> None:
+        if len(self.notes) < 40:
+            self.notes.append(msg[:600])
+
+    @property
+    def failures(self) -> int:
+        return self.tracebacks + self.hangs + self.bad_exit + self.games_lost + self.lines_unanswered
+
+
+def run(f: Findings, args: list[str], ok: tuple[int, ...], timeout: float = 300,
+        stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes] | None:
+    f.calls += 1
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    try:
+        p = subprocess.run(CLI + args, cwd=REPO, capture_output=True, timeout=timeout, input=stdin, env=env,
+                           check=False)
+    except subprocess.TimeoutExpired:
+        f.hangs += 1
+        f.note(f"hang: {' '.join(args[:3])}")
+        return None
+    err = p.stderr.decode("utf-8", "replace")
+    if "Traceback" in err:
+        f.tracebacks += 1
+        f.note(f"traceback in {' '.join(args[:2])}: {err[-500:]}")
+    if p.returncode not in ok:
+        f.bad_exit += 1
+        f.note(f"exit {p.returncode} (expected {ok}) from {' '.join(args[:2])}: {err[-300:]}")
+    return p
+
+
+def _json(p: subprocess.CompletedProcess[bytes] | None) -> dict[str, Any]:
+    if p is None:
+        return {"games": [], "errors": []}
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {"games": [], "errors": []}
+
+
+def _clean(out: dict[str, Any]) -> dict[str, list[int]]:
+    """Games that replayed valid, agreeing and without a read error naming them: id -> totals."""
+    named = {e.get("game") for e in out.get("errors", [])}
+    return {g["game"]: g["totals"] for g in out.get("games", []) if g["valid"] and g["agrees"] and g["game"] not in named}
+
+
+def _complete_units(cut: bytes, units: list[tuple[str, fuzz_gen.Unit, str]]) -> set[str]:
+    """Units wholly inside what a cut gzip still decompresses to, but the last of them (which the
+    reader cannot know to be complete)."""
+    d = zlib.decompressobj(31)
+    try:
+        got = len(d.decompress(cut))
+    except zlib.error:
+        return set()
+    pos, done = 0, []
+    for gid, lines, _ in units:
+        pos += sum(len(b) + 1 for b in lines)
+        if pos <= got:
+            done.append(gid)
+    return set(done[:-1])
+
+
+def check_logs(work: Path, seed: int, mutations: int, clean: int, files: int = 4, f: Findings | None = None,
+               timeout: float = 300, max_events: int | None = None, damaged: int = 600) -> Findings:
+    """``damaged``: how many of the units also go into the two damaged gzip files."""
+    f = f or Findings()
+    t0 = time.perf_counter()
+    us = fuzz_gen.units(seed, mutations, clean, max_events=max_events)
+    f.mutations += mutations
+    alone = work / f"alone-{seed}"
+    alone.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k, (_gid, lines, _kind) in enumerate(us):
+        p = alone / f"u{k:05d}.jsonl"
+        p.write_bytes(b"".join(b + b"\n" for b in lines))
+        paths.append(str(p))
+    solo: dict[str, list[int]] = {}
+    for i in range(0, len(paths), 1500):  # one process replays every unit in a file of its own
+        solo.update(_clean(_json(run(f, ["replay", "--json", *paths[i:i + 1500]], (0, 1), timeout))))
+    kinds = {gid: kind for gid, _, kind in us}
+    f.clean_alone += len(solo)
+
+    # the units together: plain files, one gzip, one with a BOM; every clean unit must survive
+    n = max(1, files)
+    groups = [us[i::n] for i in range(n)]
+    together = work / f"together-{seed}"
+    together.mkdir(exist_ok=True)
+    expect: dict[str, set[str]] = {}
+    for i, grp in enumerate(groups):
+        data = fuzz_gen.file_bytes(grp, bom=(i == 1))
+        if i == 0:
+            p = together / f"f{i}.jsonl.gz"
+            p.write_bytes(gzip.compress(data, mtime=0))
+        else:
+            p = together / f"f{i}.jsonl"
+            p.write_bytes(data)
+        expect[str(p)] = {gid for gid, _, _ in grp if gid in solo}
+    # damaged compression, over the last group's games under other ids: a gzip without its
+    # 8-byte trailer keeps every game; one cut short keeps the games wholly before the cut
+    for suffix, name in (("~t", "trailer.jsonl.gz"), ("~c", "cut.jsonl.gz")):
+        renamed = [(gid + suffix, [_rename(b, gid, gid + suffix) for b in lines], kind)
+                   for gid, lines, kind in groups[-1][:damaged]]
+        raw = fuzz_gen.file_bytes(renamed)
+        gz = gzip.compress(raw, mtime=0)
+        data = gz[:-8] if suffix == "~t" else gz[: len(gz) * 2 // 3]
+        p = together / name
+        p.write_bytes(data)
+        keep = {g for g, _, _ in renamed} if suffix == "~t" else _complete_units(data, renamed)
+        expect[str(p)] = {g for g in keep if g[: -len(suffix)] in solo}
+    want = {gid for s in expect.values() for gid in s}
+    sol_tot = dict(solo)
+    sol_tot.update({g + s: solo[g] for g in solo for s in ("~t", "~c")})
+
+    files_ = sorted(expect)
+    out = _json(run(f, ["replay", "--json", *files_], (1,), timeout))
+    got = _clean(out)
+    for gid in sorted(want):
+        if got.get(gid) != sol_tot[gid]:
+            f.games_lost += 1
+            f.note(f"replay lost {gid} ({kinds.get(gid.split('~')[0])}): clean alone, together "
+                   f"{'missing' if gid not in got else got[gid]}")
+    db = work / f"fuzz-{seed}.duckdb"
+    for x in (db, Path(str(db) + ".wal")):
+        x.unlink(missing_ok=True)
+    run(f, ["import", "--db", str(db), "--no-progress", "--wait", "30", *files_], (1,), timeout)
+    stored, refused = _stored(db)
+    for gid in sorted(want):
+        if gid not in stored and gid not in refused:
+            f.games_lost += 1
+            f.note(f"import lost {gid} ({kinds.get(gid.split('~')[0])})")
+    run(f, ["errors", "--db", str(db)], (0, 1), timeout)
+    p = run(f, ["errors", "--db", str(db), "--json"], (0, 1), timeout)
+    if p is not None:
+        for ln in p.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                json.loads(ln)
+            except ValueError:
+                f.bad_exit += 1
+                f.note(f"errors --json printed a line that is not JSON: {ln[:200]}")
+                break
+    f.seconds += time.perf_counter() - t0
+    return f
+
+
+def _rename(b: bytes, old: str, new: str) -> bytes:
+    o = json.dumps(old, ensure_ascii=False).encode()
+    return b.replace(o, json.dumps(new, ensure_ascii=False).encode())
+
+
+def _stored(db: Path) -> tuple[set[str], set[str]]:
+    """Games stored valid and agreeing, and games refused for a value past the store's range
+    (README "Store", limits: refused on their own as a ``store`` error)."""
+    if not db.exists():
+        return set(), set()
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        ok = {r[0] for r in con.execute("SELECT game FROM games WHERE valid AND agrees").fetchall()}
+        refused = {r[0] for r in con.execute("SELECT game FROM import_errors WHERE kind = 'store' AND "
+                                             "message LIKE '%past the store''s range%'").fetchall()}
+        return ok, refused
+    finally:
+        con.close()
+
+
+def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeout: float = 300) -> Findings:
+    """``solve --batch`` answers every line, in order: one JSON line out per line in."""
+    f = f or Findings()
+    t0 = time.perf_counter()
+    lines = fuzz_gen.positions(seed, n)
+    f.positions += n
+    p = work / f"batch-{seed}.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
+    proc = run(f, ["solve", "--batch", str(p)], (0, 1), timeout)
+    outs = proc.stdout.decode("utf-8", "replace").splitlines() if proc is not None else []
+    want = [k for k, b in enumerate(lines, 1) if b.strip(b" \t\r\n")]
+    if len(outs) != len(want):
+        f.lines_unanswered += abs(len(want) - len(outs))
+        f.note(f"solve --batch: {len(want)} lines in, {len(outs)} out")
+    for k, o in zip(want, outs):
+        try:
+            res = json.loads(o)
+        except ValueError:
+            f.lines_unanswered += 1
+            f.note(f"solve --batch line {k}: answer is not JSON")
+            continue
+        if "error" in res and res.get("line") != k:
+            f.lines_unanswered += 1
+            f.note(f"solve --batch line {k}: answered as line {res.get('line')}")
+        try:
+            pos = json.loads(lines[k - 1].decode("utf-8").lstrip("\ufeff"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(pos, dict) and isinstance(pos.get("id"), (int, str)) and not isinstance(pos["id"], bool):
+            if res.get("id") != pos["id"]:
+                f.lines_unanswered += 1
+                f.note(f"solve --batch line {k}: id {pos['id']!r} answered as {res.get('id')!r}")
+    f.seconds += time.perf_counter() - t0
+    return f
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        fi = check_logs(Path(d), 1, int(sys.argv[1]) if len(sys.argv) > 1 else 200, 50)
+        check_solve(Path(d), 1, 100, fi)
+        print(fi)

@@ -1,0 +1,388 @@
+"""A seeded mutation generator over the sample games (issue 12), for tests/test_fuzz_cli.py and
+bench/fuzz.py.
+
+Each mutated game is a *unit*: the first hand of a sample game under its own id, written as
+bytes lines, with one mutation of a class listed in ``CLASSES`` (wrong types, deep nesting,
+huge and negative numbers, non-ASCII digits, unicode, invalid UTF-8, byte-order marks, broken,
+cut, swapped or duplicated lines, deep unknown fields, overflowing dates, long strings). A
+mutation never writes another unit's game id, so a damaged unit may only hurt itself: every
+unit that replays cleanly in a file of its own must be stored when imported next to the others.
+
+``positions`` does the same for ``istaka solve --batch`` lines.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
+
+Event = dict[str, Any]
+Unit = list[bytes]  # the lines of one game, without newlines
+
+_BASE: list[list[Event]] = []
+
+
+def base_games() -> list[list[Event]]:
+    """The sample's games cut to their first hand (void replays included), as event dicts."""
+    if not _BASE:
+        games: dict[str, list[Event]] = {}
+        with gzip.open(SAMPLE, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                ev = json.loads(line)
+                games.setdefault(ev["game"], []).append(ev)
+        for evs in games.values():
+            out = [dict(evs[0], hands=1)]
+            for ev in evs[1:]:
+                if ev.get("hand", 1) > 1:
+                    break
+                out.append(ev)
+            _BASE.append(out)
+    return _BASE
+
+
+def dumps(ev: Any) -> bytes:
+    return json.dumps(ev, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+# ---- values that break things ---------------------------------------------------------------
+
+HUGE = [2**31, 2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 7, 2**64 - 1, 2**64, 10**20, -1, -5, -2**31 - 1,
+        -2**63, -2**63 - 1, 0, 40000, 1.5, -0.0, 1e308, True]
+RAW_NUMBERS = ["1e400", "-1e400", "NaN", "Infinity", "1" * 5000, "-" + "9" * 400, "0x10", "01", "+1", "1.", ".5"]
+BAD_TILES = ["R²", "R١", "R١٢", "R１", "Ｒ5", "R" + "1" * 5000, "R" + "0" * 300 + "5", "R 5", "r5", "R05", "R5\u200b",
+             "\u0000", "R-1", "R14", "J1", "", "J>R5", "R5>", ">", "R5>>R6", "K13>J", "Y٣>Y4", "R1" * 50]
+UNICODE = ["Ayşe 🀄", "עלי", "‮Ali", "A\u0301li", "\u200b", "\u0000", "x" * 20_001, "![x](http://127.0.0.1:9/x.png)",
+           "[click](http://example.com)", "<b>bold</b>", "a&b#c?d", "$x^2$", ":red[alarm]", "**", "\\", "\n\n# H",
+           "İstanbul", "ﬀ", "\U0001f600" * 100]
+DATES = ["9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00+14:00", "2026-13-45T99:99:99", "99999-01-01",
+         "2026-09-07T21:30:00+99:00", "", "2026-09-07", "now", "0000-00-00", "1970-01-01T00:00:00Z" * 50]
+WRONG_TYPES: list[Any] = [None, True, 0, -1, 3.5, "", "x", [], [1], ["a", "b"], {}, {"a": 1}, [[1]], [None]]
+INVALID_UTF8 = [b"\xff", b"\xc3", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80", b"\x80", b"\xf8\x88\x80\x80\x80"]
+GARBAGE = [b"{", b"}", b"[", b"null", b'"x"', b"123", b"{}", b"[]", b'{"type":"draw"', b"\x00", b"{,}",
+           b'{"type":"game"}', b'{"game":5}', b"\xef\xbb\xbf", b" \t ", b"{" * 3000]
+
+
+def deep(depth: int, leaf: Any = 1, dicts: bool = False) -> Any:
+    x = leaf
+    for _ in range(depth):
+        x = {"a": x} if dicts else [x]
+    return x
+
+
+def deep_text(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+# ---- mutations of one unit ------------------------------------------------------------------
+
+def _pick_event(evs: list[Event], rnd: random.Random, header: bool = True) -> int:
+    return rnd.randrange(0 if header else 1, len(evs))
+
+
+def _field(ev: Event, rnd: random.Random) -> str:
+    keys = [k for k in ev if k != "game"] or ["type"]
+    return rnd.choice(sorted(keys))
+
+
+def m_wrong_type(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    i = _pick_event(evs, rnd)
+    ev = evs[i]
+    k = _field(ev, rnd)
+    ev[k] = copy.deepcopy(rnd.choice(WRONG_TYPES))
+    return evs
+
+
+def m_type_field(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    ev = evs[_pick_event(evs, rnd)]
+    ev["type"] = rnd.choice([[], ["draw"], {"t": 1}, 5, None, "bogus", "DRAW", "game", "hand", "end", "draw"])
+    return evs
+
+
+def m_rules(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    opt = rnd.choice(["deal", "hands", "open_points", "katlamali", "open_below_finishing", "multipliers", "x5_factor",
+                      "unopened", "bogus", "penalty_unit", "finisher_bonus"])
+    val = rnd.choice([["a", "b"], [1], [21, 22], [2**63, 2**63 + 1], "x", None, {"a": 1}, deep(rnd.choice([30, 70])),
+                      rnd.choice(HUGE), -3, 27, 26, 0])
+    evs[0]["rules"] = {opt: val} if rnd.random() < 0.9 else rnd.choice(WRONG_TYPES + [deep(80, dicts=True)])
+    return evs
+
+
+def m_deep(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    """Nesting written as text (up to 3,000 deep), where a field or an unknown field goes."""
+    i = _pick_event(evs, rnd)
+    ev = evs[i]
+    depth = rnd.choice([20, 63, 64, 65, 100, 255, 300, 1000, 3000])
+    where = rnd.choice(["rules", "tile", "racks", "note", "melds", "scores", "players", "type"])
+    ev = dict(ev)
+    ev[where] = "@@DEEP@@"
+    evs[i] = ev
+    lines = [dumps(e) for e in evs]
+    lines[i] = lines[i].replace(b'"@@DEEP@@"', deep_text(depth).encode())
+    return lines
+
+
+def m_deep_unknown(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    ev = evs[_pick_event(evs, rnd)]
+    ev[rnd.choice(["note", "meta", "zz"])] = deep(rnd.choice([10, 60, 200, 254, 255, 300]), dicts=rnd.random() < 0.5)
+    return evs
+
+
+def m_number(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    cands = [(i, k) for i, ev in enumerate(evs) for k, v in ev.items()
+             if isinstance(v, (int, float)) or (k == "scores" and isinstance(v, list))]
+    i, k = rnd.choice(cands)
+    ev = evs[i]
+    if rnd.random() < 0.25:  # written as text: past what a JSON number parser takes
+        ev[k] = "@@NUM@@"
+        lines = [dumps(e) for e in evs]
+        lines[i] = lines[i].replace(b'"@@NUM@@"', rnd.choice(RAW_NUMBERS).encode())
+        return lines
+    v = rnd.choice(HUGE)
+    if k == "scores" and isinstance(ev[k], list) and ev[k]:
+        ev[k][rnd.randrange(len(ev[k]))] = v
+    else:
+        ev[k] = v
+    return evs
+
+
+def m_points(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    """Huge numbers where the store keeps them: a penalty's points, end scores, hands, hand."""
+    cands = [i for i, ev in enumerate(evs) if ev["type"] in ("penalty", "end", "hand", "game")]
+    i = rnd.choice(cands)
+    ev = evs[i]
+    v = rnd.choice([2**63, 2**63 + 1, 2**64 - 1, 2**63 - 1, 2**31, -2**31 - 1, 2**40, -2**63])
+    if ev["type"] == "penalty":
+        ev["points"] = v
+    elif ev["type"] == "end":
+        ev["scores"] = [v, 0, 0, 0]
+    elif ev["type"] == "game":
+        ev[rnd.choice(["hands", "rules"])] = v if rnd.random() < 0.5 else None
+        if ev.get("rules") is None:
+            ev["rules"] = {rnd.choice(["open_points", "x5_factor", "unopened_penalty", "hands"]): v}
+        if ev.get("hands") is None:
+            ev.pop("hands")
+    else:
+        ev["hand"] = v
+    return evs
+
+
+def m_tile(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    cands = [i for i, ev in enumerate(evs) if any(k in ev for k in ("tile", "indicator", "racks", "melds", "tiles"))]
+    ev = evs[rnd.choice(cands)]
+    bad = rnd.choice(BAD_TILES)
+    for k in ("tile", "indicator"):
+        if k in ev:
+            ev[k] = bad
+            return evs
+    for k in ("racks", "melds", "pairs"):
+        if k in ev and ev[k] and ev[k][0]:
+            ev[k][0][rnd.randrange(len(ev[k][0]))] = bad
+            return evs
+    if ev.get("tiles"):
+        ev["tiles"][0] = bad
+    return evs
+
+
+def m_unicode(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    s = rnd.choice(UNICODE)
+    what = rnd.choice(["players", "site", "reason", "what", "id", "started", "note"])
+    if what == "players":
+        evs[0]["players"] = [s, "Ali", "Emre", "Elif"]
+    elif what == "id":  # the whole game renamed, still its own id
+        gid = evs[0]["game"] + "-" + s
+        for ev in evs:
+            ev["game"] = gid
+    elif what in ("site", "started"):
+        evs[0][what] = s
+    else:
+        ev = evs[_pick_event(evs, rnd)]
+        ev[what] = s
+    return evs
+
+
+def m_date(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    evs[0]["started"] = rnd.choice(DATES)
+    return evs
+
+
+def m_long(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    n = rnd.choice([10_001, 100_000, 1_100_000])
+    ev = evs[_pick_event(evs, rnd)]
+    ev[rnd.choice(["note", "site", "reason"])] = "ş" * (n // 2) if rnd.random() < 0.5 else "x" * n
+    return evs
+
+
+def m_utf8(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    lines = [dumps(e) for e in evs]
+    i = rnd.randrange(len(lines))
+    b = lines[i]
+    bad = rnd.choice(INVALID_UTF8)
+    if rnd.random() < 0.5 and b'"t":' in b:  # inside a value the reader would not need
+        lines[i] = b.replace(b'"t":', b'"x":"' + bad + b'","t":', 1)
+    else:
+        at = rnd.randrange(len(b) + 1)
+        lines[i] = b[:at] + bad + b[at:]
+    return lines
+
+
+def m_broken(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    lines = [dumps(e) for e in evs]
+    i = rnd.randrange(len(lines))
+    c = rnd.random()
+    if c < 0.5:
+        lines[i] = lines[i][: rnd.randrange(len(lines[i]))]  # a cut line (the header too)
+    elif c < 0.75:
+        lines[i] = rnd.choice(GARBAGE)
+    else:
+        lines.insert(i, rnd.choice(GARBAGE))
+    return lines
+
+
+def m_lines(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    lines = [dumps(e) for e in evs]
+    i = rnd.randrange(len(lines))
+    c = rnd.random()
+    if c < 0.35 and i + 1 < len(lines):
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+    elif c < 0.5:
+        j = rnd.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif c < 0.7:
+        lines.insert(i, lines[i])
+    elif c < 0.85:
+        del lines[i]
+    else:
+        lines[i] = lines[i] + b"\r" if rnd.random() < 0.5 else b"  " + lines[i] + b"\t"
+        lines.insert(i, b"")
+    return lines
+
+
+def m_bom(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    lines = [dumps(e) for e in evs]
+    i = 0 if rnd.random() < 0.7 else rnd.randrange(len(lines))
+    lines[i] = b"\xef\xbb\xbf" + lines[i]
+    return lines
+
+
+CLASSES: dict[str, Callable[[list[Event], random.Random], list[Event] | Unit]] = {
+    "wrong_type": m_wrong_type, "type_field": m_type_field, "rules": m_rules, "deep": m_deep,
+    "deep_unknown": m_deep_unknown, "number": m_number, "store_int": m_points, "tile": m_tile,
+    "unicode": m_unicode, "date": m_date, "long_string": m_long, "invalid_utf8": m_utf8,
+    "broken_line": m_broken, "lines": m_lines, "bom": m_bom,
+}
+
+
+def unit(rnd: random.Random, gid: str, kind: str | None, pool: list[list[Event]] | None = None) -> tuple[Unit, str]:
+    """One game under id ``gid``, mutated by class ``kind`` (None: left clean)."""
+    evs = copy.deepcopy(rnd.choice(pool or base_games()))
+    for ev in evs:
+        ev["game"] = gid
+    if kind is None:
+        return [dumps(e) for e in evs], "clean"
+    out = CLASSES[kind](evs, rnd)
+    lines = out if out and isinstance(out[0], bytes) else [dumps(e) for e in out]  # type: ignore[arg-type]
+    return lines, kind  # type: ignore[return-value]
+
+
+def units(seed: int, mutations: int, clean: int = 0, prefix: str = "fz",
+          max_events: int | None = None) -> list[tuple[str, Unit, str]]:
+    """``mutations`` mutated units (the classes in turn) and ``clean`` unmutated ones, shuffled:
+    (game id, lines, class). ``max_events``: only sample hands this short (a faster run)."""
+    rnd = random.Random(seed)
+    pool = [g for g in base_games() if max_events is None or len(g) <= max_events] or base_games()
+    kinds: list[str | None] = [k for k, _ in zip(_cycle(list(CLASSES)), range(mutations))]
+    kinds += [None] * clean
+    rnd.shuffle(kinds)
+    out = []
+    for i, k in enumerate(kinds):
+        gid = f"{prefix}{seed}-{i}"
+        lines, kind = unit(rnd, gid, k, pool)
+        out.append((gid, lines, kind))
+    return out
+
+
+def _cycle(xs: list[str]) -> Any:
+    while True:
+        yield from xs
+
+
+def file_bytes(us: list[tuple[str, Unit, str]], bom: bool = False) -> bytes:
+    body = b"".join(b + b"\n" for _, lines, _ in us for b in lines)
+    return (b"\xef\xbb\xbf" if bom else b"") + body
+
+
+# ---- solve --batch lines --------------------------------------------------------------------
+
+def _position(rnd: random.Random, i: int) -> dict[str, Any]:
+    g = rnd.choice(base_games())
+    hand = next(ev for ev in g if ev["type"] == "hand")
+    seat = rnd.randrange(4)
+    rack = list(hand["racks"][seat])[:21]
+    pos: dict[str, Any] = {"id": i, "rack": rack, "indicator": hand["indicator"], "variant": g[0]["variant"]}
+    if g[0].get("rules"):
+        pos["rules"] = g[0]["rules"]
+    c = rnd.random()
+    if c < 0.2 and hand.get("deck"):
+        pos["take"] = hand["deck"][0]
+        pos["rack"] = rack[:20]
+    elif c < 0.35:
+        pos["table"] = [["K11", "K12", "K13"], {"tiles": ["Y7", "B7", "R7"], "owner": 2}]
+        pos["opened"] = {"kind": "points", "value": 120}
+        pos["rack"] = [t for t in rack if t not in ("K11", "K12", "K13", "Y7", "B7", "R7")][:14]
+    elif c < 0.45:
+        pos["openings"] = [{"kind": "points", "value": 110}]
+    if pos["variant"] == "51":
+        pos["rack"] = pos["rack"][:14]
+    return pos
+
+
+def positions(seed: int, n: int) -> list[bytes]:
+    """``n`` lines for ``istaka solve --batch``: about a third left sound, the rest mutated."""
+    rnd = random.Random(seed)
+    out: list[bytes] = []
+    keys = ["rack", "indicator", "variant", "rules", "take", "table", "opened", "openings", "threshold",
+            "pairs_threshold", "shown", "opened_this_turn", "end_counts", "next_rack", "id"]
+    allt = [f"{c}{k}" for c in "RYBK" for k in range(1, 14)] * 2 + ["J", "J"]
+    for i in range(n):
+        pos = _position(rnd, i)
+        c = rnd.random()
+        if c < 0.3:
+            out.append(dumps(pos))
+            continue
+        k = rnd.choice(keys)
+        c = rnd.random()
+        if c < 0.35:
+            pos[k] = copy.deepcopy(rnd.choice(WRONG_TYPES + [[1], [[1]], 5, {"kind": []}, [{"value": "x"}],
+                                                             [[0, "high", "x"]], [[0, "high"]]]))
+        elif c < 0.5:
+            pos[k] = rnd.choice(HUGE)
+        elif c < 0.6:
+            pos[k] = rnd.choice(BAD_TILES)
+        elif c < 0.7:
+            rack = allt[:]
+            rnd.shuffle(rack)
+            pos["rack"] = rack[: rnd.choice([22, 23, 28, 40, 60, 80, 106])]
+        elif c < 0.78:
+            pos[k] = "@@DEEP@@"
+            b = dumps(pos).replace(b'"@@DEEP@@"', deep_text(rnd.choice([50, 65, 1000, 5000])).encode())
+            out.append(b)
+            continue
+        elif c < 0.86:
+            b = dumps(pos)
+            at = rnd.randrange(len(b))
+            out.append(b[:at] + rnd.choice(INVALID_UTF8) + b[at:] if rnd.random() < 0.6 else b[:at])
+            continue
+        elif c < 0.92:
+            out.append(rnd.choice(GARBAGE[:-3]))
+            continue
+        else:
+            pos["id"] = rnd.choice(UNICODE[:8] + [[1, 2], {"a": "b"}, None, 2**64 - 1])
+        out.append(dumps(pos))
+    return out
