@@ -13,7 +13,7 @@ from analysis.game import Rules
 from analysis.game import FinishInfo, multiplier
 from analysis.game import Tile
 
-from .i18n import t
+from .i18n import STRINGS, t
 from .rule_links import link_rules_html
 from .tiles_view import esc, notation_row, tile_html
 
@@ -44,7 +44,8 @@ def describe(ev: Mapping[str, Any], players: Sequence[str], lang: str) -> str:
     if kind == "penalty":
         return t("ev_penalty", lang, points=ev.get("points"))
     if kind == "end":
-        return t("ev_end", lang, reason=ev.get("reason"))
+        reason = str(ev.get("reason"))
+        return t("ev_end", lang, reason=t(f"end_{reason}", lang) if f"end_{reason}" in STRINGS else reason)
     return t(f"ev_{kind}", lang)
 
 

@@ -147,3 +147,28 @@ def test_practice_scores_the_best_answer_right_and_an_empty_pick_wrong(app: AppT
     _ok(at)
     if len(pos) > 1:
         assert at.warning and "1 / 2" in _html(at)
+
+
+def test_review_click_on_a_mistake_opens_the_replay_at_its_step(app: AppTest, db: Path) -> None:
+    """Issue 13: the click used to raise StreamlitAPIException (a query parameter bound to a
+    widget cannot be set by st.switch_page)."""
+    at = _open(app, "review", game="rv-a")
+    want = _read(db, "game_mistakes", "rv-a").iloc[0]
+    at.session_state["rv_mistakes"] = {"selection": {"rows": [], "columns": [], "cells": [[0, "Adım"]]}}
+    at.run()
+    _ok(at)
+    assert "El tekrarı" in [t.value for t in at.title]
+    assert int(re.search(r'data-step="(\d+)"', _html(at)).group(1)) == int(want.step)
+    assert at.selectbox(key="game").value == "rv-a" and at.selectbox(key="hand").value == int(want.hand)
+
+
+def test_practice_offers_to_analyse_the_games_waiting(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    monkeypatch.setenv("ISTAKA_DB", str(copy))
+    at = _open(AppTest.from_file(APP, default_timeout=90), "practice")
+    assert any("1 oyun henüz incelenmedi" in i.value for i in at.info)
+    at.button(key="pr_analyze_all").click().run()
+    _ok(at)
+    assert any("1 oyun incelendi" in s.value for s in at.success)
+    assert not any("henüz incelenmedi" in i.value for i in at.info)
