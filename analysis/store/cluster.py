@@ -87,6 +87,12 @@ def _run_task(digest: str, fn: Callable[..., R], items: Sequence[Any], *shared: 
     return [fn(item, *shared) for item in items]
 
 
+def _warm() -> None:
+    """Load what the tasks use before the first one arrives (as the client has)."""
+    import numpy  # noqa: F401
+    import pyarrow  # noqa: F401
+
+
 def parse_address(address: str) -> tuple[str, Any]:
     """``("local", n)`` for ``local:N``, ``("scheduler", address)`` for ``tcp://host:port``."""
     a = address.strip()
@@ -147,6 +153,7 @@ class Cluster:
                 raise ClusterError(f"no worker joined the scheduler at {self.target} within {self.timeout:g}s: "
                                    f"start some with `dask worker {self.target}`") from None
         self.check_versions()
+        self.client.run(_warm)
 
     def check_versions(self) -> None:
         """Refuse the run when any worker's project digest differs from the client's."""
