@@ -63,6 +63,12 @@ def line(name: str, ts: list[float]) -> tuple[float, float, float]:
     return m, p90, p99
 
 
+def line_us(name: str, ts: list[float]) -> tuple[float, float, float]:
+    m, p90, p99 = stats(ts)
+    print(f"  {name:<26} median {m * 1e3:7.2f} us   p90 {p90 * 1e3:7.2f} us   p99 {p99 * 1e3:7.2f} us")
+    return m, p90, p99
+
+
 def pure(fn):
     """``fn`` with the compiled kernel switched off (solver_core.search_py, warm memo tables)."""
     def run(*a):
@@ -123,9 +129,9 @@ def pairs_section(sets: dict) -> None:
     for name, items in sets.items():
         print(f"pairs opening, {name} ({len(items)} racks of 22 tiles)")
         t_ours, t_peer, t_exact = alternating((ours, peer_pairs, exact), items)
-        mo = line("best_pairs_opening", t_ours)
-        mp = line("closed-form baseline", t_peer)
-        me = line("exact search (reference)", t_exact)
+        mo = line_us("best_pairs_opening", t_ours)
+        mp = line_us("closed-form baseline", t_peer)
+        me = line_us("exact search (reference)", t_exact)
         print(f"  ratio solver/baseline median {mo[0] / mp[0]:5.2f}x (p90 {mo[1] / mp[1]:5.2f}x)"
               f"   exact search/solver {me[0] / mo[0]:5.1f}x")
 

@@ -66,6 +66,9 @@ def _choose(nat: list[Tile], sing: list[Tile], wvals: list[int], cap: int, fixed
                 + 2 * sum([num[f] for f in sing[:m]])) if fixed else 0
         return (fixed + n, gain), nat, sing[:m], len(wvals)
     best: tuple[int, int, list[Tile], int] | None = None
+    nsum = [0]  # prefix sums of the natural pairs' numbers
+    for f in nat:
+        nsum.append(nsum[-1] + num[f])
     for u in range(free + 1):
         wgain = fixed_gain + sum(wvals[:fixed_wilds + u])
         for k in range(u, -1, -2):  # the wild tiles not next to a single pair up
@@ -73,7 +76,7 @@ def _choose(nat: list[Tile], sing: list[Tile], wvals: list[int], cap: int, fixed
             if p < 0 or p > len(nat) or k > len(sing) + len(nat) - p:
                 continue
             singles = _top(sing, nat[p:], k)
-            gain = wgain + 4 * sum([num[f] for f in nat[:p]]) + 2 * sum([num[f] for f in singles])
+            gain = wgain + 4 * nsum[p] + 2 * sum([num[f] for f in singles])
             if best is None or gain > best[0]:
                 best = (gain, p, singles, fixed_wilds + u)
     if best is None:
