@@ -255,3 +255,22 @@ def test_cluster_addresses_are_checked_before_anything_runs(tmp_path: Path,
     assert cli(["analyze", "--db", str(tmp_path / "x.duckdb"), "--cluster", "nowhere"]) == 2
     assert "tcp://HOST:PORT" in capsys.readouterr().err
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_simulate_and_match_on_the_cluster_give_the_plain_results(
+        cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Self-play: one task per game, the same file byte for byte. A duplicate match: one task per
+    deal, the same summary (seconds apart)."""
+    sim = ["simulate", "--games", "4", "--hands", "1", "--seed", "5", "--quiet"]
+    assert cli([*sim, "--out", str(tmp_path / "a.jsonl")]) == 0
+    assert cli([*sim, "--out", str(tmp_path / "b.jsonl"), "--cluster", _address(cluster)]) == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    capsys.readouterr()
+    runs = []
+    for extra in ([], ["--cluster", _address(cluster)]):
+        assert cli(["match", "--bots", "greedy,random", "--variant", "51", "--deals", "2", "--seed", "3", "--json",
+                    *extra]) == 0
+        out = json.loads(capsys.readouterr().out)
+        out.pop("seconds")
+        runs.append(out)
+    assert runs[0] == runs[1] and runs[0]["deals"] == 2

@@ -10,6 +10,7 @@ Negative ``diff``: A scores fewer points, A is better.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from analysis.selfplay import BOTS, duplicate_match
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from .common import UsageError
+    from .common import UsageError, cluster_of
 
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != 2 or any(b not in BOTS for b in bots):
@@ -34,8 +35,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise UsageError("--deals N needs N >= 1")
     if args.jobs < 1:
         raise UsageError("--jobs J needs J >= 1")
-    res = duplicate_match(bots[0], bots[1], variant=args.variant, rules=overrides, n=args.deals, seed=args.seed,
-                jobs=args.jobs)
+    with cluster_of(args) as cluster:  # one task per deal, summed here
+        mapper = None if cluster is None else functools.partial(
+            cluster.map, progress=sys.stderr.isatty(), desc="match", total=args.deals)
+        res = duplicate_match(bots[0], bots[1], variant=args.variant, rules=overrides, n=args.deals, seed=args.seed,
+                              jobs=args.jobs, mapper=mapper)
     if args.json:
         print(json.dumps(res))
     else:
@@ -52,6 +56,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
+    from .common import add_cluster
+
     p = sub.add_parser("match", help="a duplicate match between two bots: paired mean difference and 95% CI")
     p.add_argument("--bots", required=True, help=f"A,B: two of {', '.join(BOTS)}")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
@@ -60,6 +66,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--seed", default="0", help="the same seed gives the same match")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_cluster(p)
     return {"match": cmd_match}
 
 

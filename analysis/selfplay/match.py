@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,10 +87,17 @@ def play_deal(args: tuple[str, str, str, Mapping[str, Any] | None, str, int]) ->
     return DealResult(deal, tuple(mine), base, refused)
 
 
+Mapper = Callable[[Callable[[Any], DealResult], Sequence[Any]], Iterable[DealResult]]
+
+
 def deals_of(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | None = None, n: int = 100,
-          seed: int | str = 0, jobs: int = 1) -> Iterator[DealResult]:
+          seed: int | str = 0, jobs: int = 1, mapper: Mapper | None = None) -> Iterator[DealResult]:
+    """The deals in order; ``mapper(fn, work)`` plays them elsewhere (``istaka match --cluster``
+    passes a Dask cluster's map): a deal depends only on its (bots, rules, seed, number)."""
     work = [(a, b, variant, rules, str(seed), i) for i in range(n)]
-    if jobs > 1 and n > 1:
+    if mapper is not None:
+        yield from mapper(play_deal, work)
+    elif jobs > 1 and n > 1:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
@@ -115,10 +122,10 @@ def summarize(a: str, b: str, variant: str, results: Sequence[DealResult], secon
 
 
 def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | None = None, n: int = 100,
-          seed: int | str = 0, jobs: int = 1) -> dict[str, Any]:
+          seed: int | str = 0, jobs: int = 1, mapper: Mapper | None = None) -> dict[str, Any]:
     """A duplicate match of ``n`` deals: the summary ``istaka match --json`` prints."""
     t0 = time.perf_counter()
-    res = list(deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs))
+    res = list(deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs, mapper=mapper))
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
 
