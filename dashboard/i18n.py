@@ -257,7 +257,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "stat_avg_hand_score": ("Ort. el puanı (düşük iyi)", "Avg. hand score (lower is better)"),
     # the deep review (issue 15): dashboard/deep_view.py
     "dv_title": ("Derin inceleme: beklenen puan", "Deep review: expected points"),
-    "dv_intro": ("Her karar (çekiş ya da alma, yerleştirme, atış), oyuncunun o anda kendi gördüğünden, "
+    "dv_intro": ("Bütün kararlar (çekiş ya da alma, yerleştirme, atış), oyuncunun o anda kendi gördüğünden, "
                  "değerlendiricinin beklenen el puanıyla ölçülür (düşük iyi). Kayıp: oynananın beklenen puanı "
                  "eksi en iyisininki; bir kayıp bir kez, kaçırıldığı kararda yazılır.",
                  "Every decision (draw or take, placing, discard) is measured by the evaluator's expected hand "

@@ -14,6 +14,7 @@ import streamlit as st
 
 from dashboard import data, suggest, url_state
 from dashboard import review_data as rv
+from dashboard import deep_view
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
@@ -206,6 +207,10 @@ if turn is not None and not state.over:  # the chance to open, from the seat's o
     elif ch is not None:
         st.markdown(f"**{esc(rv.t('chance', lang, name=players[turn.seat]))}**")
         st.markdown("".join(f"- {esc(x)}\n" for x in rv.chance_lines(ch, lang)))
+
+# the evaluator's top three for the seat to move (issue 15): the stored deep review's, else evaluated now
+deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, step, state, players, lang,
+                       [s.event for s in steps[step + 1: step + 13]])
 
 if autoplay and step < last:
     time.sleep(0.9)

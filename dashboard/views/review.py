@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import data, url_state
 from dashboard import review_data as rv
+from dashboard import deep_view
 from dashboard.i18n import t as tm
 from dashboard.rule_links import link_rules_html
 from dashboard.tiles_view import esc
@@ -31,6 +32,7 @@ if not rv.analyzed(game):
     url_state.keep(game=game)
     st.info(tr("not_analyzed", lang))
     rv.analyze_buttons(lang, game)
+    deep_view.review_section(game, lang)  # or the deep pass at once (issue 15)
     st.stop()
 
 seats = info["seats"]
@@ -84,3 +86,4 @@ else:
 
 st.download_button(tr("report", lang), rv.report_html(game), file_name=f"istaka-review-{game}.html",
                    mime="text/html", key="rv_report")
+deep_view.review_section(game, lang, pick or None)  # every decision in expected points (issue 15)

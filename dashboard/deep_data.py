@@ -1,0 +1,160 @@
+"""The deep review in the dashboard (issue 15): a game's stored deep review read once per database
+version, the deep pass run from a page (a progress callback per turn, then one write burst like
+``istaka analyze --deep``), and the evaluator's live top three for a replay step.
+
+No drawing here (:mod:`dashboard.deep_view` draws). Rows are plain dicts so that Streamlit can
+cache them; texts a user reads come from :mod:`analysis.review.lesson` in the page's language.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from analysis import store
+from analysis.evaluate import best, candidates, decision_of, evaluate
+from analysis.game import HandState
+from analysis.players import View
+from analysis.review import DEEP_BUDGET, DEEP_VERSION, Choice, GameReview
+from analysis.review.lesson import describe, sentence, to_json
+
+from . import data
+
+LIVE_BUDGET = 0.15  # seconds of evaluation for a replay step that has no stored deep review
+TOP = 3
+
+
+def _read(fn: Callable[..., Any], *args: Any) -> Any:
+    with store.reading(data.db_file()) as con:
+        return fn(con, *args)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _review(v: int, path: str, game: str) -> GameReview | None:
+    return _read(store.load_review, game)
+
+
+def review(game: str) -> GameReview | None:
+    """The game's stored deep review (for its current content), or None (none, or only quick)."""
+    gr = _review(data.version(), data.db_file(), game)
+    return gr if gr is not None and gr.depth == "deep" else None
+
+
+def current(gr: GameReview) -> bool:
+    """Made by this version of the evaluator and the deep pass (else a rerun may differ)."""
+    return gr.version == DEEP_VERSION
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _summary(v: int, path: str, game: str) -> dict[str, Any] | None:
+    gr = review(game)
+    rp = data.replay(game)
+    if gr is None:
+        return None
+    return to_json(gr, rp.result if rp is not None else None)
+
+
+def summary(game: str) -> dict[str, Any] | None:
+    """``istaka report GAME --json`` of the stored deep review: seats (graded, cost, accuracy) and
+    per hand the actual scores next to the evaluator's expectation."""
+    return _summary(data.version(), data.db_file(), game)
+
+
+def choice_row(c: Choice, lang: str) -> dict[str, Any]:
+    """One graded decision as the page shows it: moves in words, the top three, the lesson."""
+    cands = []
+    for x in c.candidates[:TOP] + [x for x in c.candidates[TOP:] if x.get("played")]:
+        cands.append({"move": describe(x.get("events") or [], str(x.get("move")), lang), "label": x.get("move"),
+                      "expected": float(x["expected"]), "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
+                      "played": bool(x.get("played")), "events": list(x.get("events") or [])})
+    return {"kind": c.kind, "step": c.step, "played": describe(c.played_events, c.played, lang),
+            "best": describe(c.best_events, c.best, lang), "expected_played": float(c.expected_played),
+            "expected_best": float(c.expected_best), "se": float(c.se), "cost": float(c.cost),
+            "category": c.category, "lesson": sentence(c, lang), "candidates": cands,
+            "best_events": c.best_events, "played_events": list(c.played_events)}
+
+
+def hand_choices(gr: GameReview, ord: int, lang: str) -> list[dict[str, Any]]:
+    """Every graded decision of hand ``ord`` (1-based, as stored) in turn order."""
+    out = []
+    for h in gr.hands:
+        if h.ord != ord:
+            continue
+        for d in sorted(h.decisions, key=lambda d: d.turn):
+            for c in sorted(d.choices, key=lambda c: (c.step, ("take", "place", "discard").index(c.kind))):
+                out.append({"ord": h.ord, "hand": h.hand, "seat": d.seat, "turn": d.turn, **choice_row(c, lang)})
+    return out
+
+
+def stored_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]] | None:
+    """The stored deep review's decisions taken in the position of this step (None: the game has
+    no deep review; [] it has one and no decision was graded at this step)."""
+    gr = review(game)
+    if gr is None:
+        return None
+    return [r for r in hand_choices(gr, ord, lang) if r["step"] == step]
+
+
+def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
+             budget: float = DEEP_BUDGET) -> tuple[int, str | None]:
+    """The deep pass of one game in this process (``progress(done, total)`` per turn), written in
+    one transaction; (decisions graded, error or None)."""
+    from analysis.review.deep import deep_review_game
+    from analysis.store.reviews import Annotated, choice_rows, pending, rows, write
+
+    rp = data.replay(game)
+    if rp is None or rp.result.error is not None:
+        return 0, str(rp.result.error.get("message")) if rp is not None and rp.result.error else game
+    t0 = time.perf_counter()
+    try:
+        gr = deep_review_game(rp.result, budget=budget, progress=progress)
+    except Exception as e:  # noqa: BLE001  (shown to the user; the page stays up)
+        return 0, f"{type(e).__name__}: {e}"
+    dec, mis = rows(gr)
+    choices = choice_rows(gr)
+    con = store.connect(data.db_file())
+    try:
+        todo = dict(pending(con, force=True, depth="deep"))
+        if game not in todo:
+            return 0, game
+        write(con, [Annotated(game, todo[game], time.perf_counter() - t0, dec, mis, choices=choices, depth="deep",
+                              version=DEEP_VERSION)])
+    finally:
+        con.close()
+    st.cache_data.clear()
+    return len(choices), None
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _live(game: str, ord: int, step: int, v: int, budget: float, _state: HandState) -> dict[str, Any] | None:
+    state = _state
+    if state.over or state.phase == "over":
+        return None
+    seat = state.turn
+    view = View.of(state, seat)
+    decision = decision_of(view)
+    cands = candidates(view, decision)
+    if not cands:
+        return None
+    if len(cands) == 1:
+        return {"seat": seat, "decision": decision, "only": True, "rows": [], "worlds": 0}
+    evs = evaluate(view, cands, seed=f"{game}:{ord}:{step}", budget=budget)
+    b = best(evs)
+    ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)[:TOP]
+    return {"seat": seat, "decision": decision, "only": False, "worlds": b.n,
+            "rows": [{"label": e.candidate.label, "events": [dict(x) for x in e.candidate.events],
+                      "expected": float(e.mean), "se": float(e.se), "n": e.n} for e in ranked]}
+
+
+def live(game: str, ord: int, step: int, state: HandState, budget: float = LIVE_BUDGET) -> dict[str, Any] | None:
+    """The evaluator's top three for the seat to move at this step, from that seat's own view
+    (``View.of``): {"seat", "decision" (draw, place or discard), "rows": [{label, events,
+    expected, se, n}], "worlds"}; None when nobody is to move."""
+    return _live(game, ord, step, data.version(), budget, state)
+
+
+__all__ = ["LIVE_BUDGET", "TOP", "choice_row", "current", "hand_choices", "live", "review", "run_deep",
+           "stored_at", "summary"]

@@ -1,0 +1,327 @@
+"""The deep review on the Review and Replay pages (issue 15): the "deep review" button with its
+progress bar, per seat graded decisions, cost and accuracy, every graded decision of a hand in turn
+order (top three candidates, what was played, the lesson, the best line drawn whole), the hand's
+actual result next to the evaluator's expectation, and the Replay panel of the evaluator's top
+three for the seat to move.
+
+Strings are in :mod:`dashboard.i18n` (``dv_*``); data comes from :mod:`dashboard.deep_data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from analysis.game import HandState, Tile, apply
+
+from . import data, deep_data, url_state
+from .i18n import t
+from .tiles_view import esc, meld_html, notation_row, tile_html
+
+_MSG = "_dv_msg"
+KINDS = ("take", "place", "discard")
+
+
+def kind_label(kind: str, lang: str) -> str:
+    return t(f"dv_kind_{kind}", lang) if kind in KINDS else kind
+
+
+def _num(x: float) -> float:
+    return round(float(x), 1)
+
+
+# ---- the button --------------------------------------------------------------------------------
+
+
+def deep_button(lang: str, game: str, *, again: bool = False) -> None:
+    """Run the deep pass of ``game`` with a progress bar, store it, and show the page again."""
+    if not st.button(t("dv_button_again" if again else "dv_button", lang), key="dv_run",
+                     type="secondary" if again else "primary", icon=":material/psychology:"):
+        return
+    bar = st.progress(0.0, text=t("dv_running", lang, i=0, n="…"))
+
+    def tick(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / total) if total else 1.0, text=t("dv_running", lang, i=done, n=total))
+
+    n, err = deep_data.run_deep(game, tick)
+    st.session_state[_MSG] = ("error", t("dv_failed", lang, msg=err)) if err else ("success",
+                                                                                   t("dv_done", lang, n=n))
+    st.rerun()
+
+
+def message() -> None:
+    """The outcome of the last deep pass run from the page (shown once)."""
+    msg = st.session_state.pop(_MSG, None)
+    if msg:
+        getattr(st, msg[0])(msg[1])
+
+
+# ---- a line of play drawn as tiles -----------------------------------------------------------
+
+
+def _clean(ev: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ev.items() if k not in ("game", "hand", "t", "line")}
+
+
+def line_html(events: Sequence[Mapping[str, Any]], state: HandState | None, seat: int, players: Sequence[str],
+              lang: str) -> str:
+    """A decision's events drawn whole: openings and new melds, each lay-off and okey swap with the
+    table meld it goes to (as it stands after it), a draw, take or discard, and whether the line
+    leaves one tile to discard, which finishes the hand."""
+    okey = state.okey if state is not None else Tile.parse("J")
+    names = list(players) + [f"#{i}" for i in range(len(players), 4)]
+    cur = state
+    parts: list[str] = []
+    placed = False
+    for ev in events:
+        kind = str(ev.get("type"))
+        after = None
+        if cur is not None:
+            try:
+                after = apply(cur, dict(ev))
+            except ValueError:  # IllegalMove included: drawn from the notation alone
+                after = None
+        if kind in ("open", "meld"):
+            placed = True
+            groups = ev.get("pairs") or ev.get("melds") or []
+            title = t("dv_line_open" if kind == "open" else "dv_line_meld", lang)
+            if ev.get("pairs"):
+                title += f" · {len(groups)} çift"
+            rows = "".join(f'<span class="ist-meld">{notation_row([str(x) for x in g], okey, small=True)}</span>'
+                           for g in groups if isinstance(g, (list, tuple)))
+            parts.append(f'<div data-line="{kind}"><b>{esc(title)}</b><br>{rows}</div>')
+        elif kind in ("layoff", "swap"):
+            placed = True
+            k = ev.get("meld")
+            tiles = [str(x) for x in ev.get("tiles", [ev.get("tile")] if ev.get("tile") else [])]
+            title = t(f"dv_line_{kind}", lang, meld=k)
+            target = ""
+            if after is not None and isinstance(k, int) and 0 <= k < len(after.table) and after.table[k] is not None:
+                m = after.table[k]
+                target = " = " + meld_html(m, names[m.owner], okey, small=True)
+            parts.append(f'<div data-line="{kind}"><b>{esc(title)}</b> '
+                         f'<span class="ist-meld">{notation_row(tiles, okey, small=True)}</span>{target}</div>')
+        elif kind in ("draw", "take", "discard"):
+            tile = ev.get("tile")
+            body = ""
+            if tile:
+                try:
+                    body = tile_html(Tile.parse(str(tile)), okey, small=True)
+                except ValueError:
+                    body = f"<code>{esc(tile)}</code>"
+            parts.append(f'<div data-line="{kind}"><b>{esc(t("dv_line_" + kind, lang))}</b> {body}</div>')
+        else:
+            parts.append(f'<div data-line="{esc(kind)}">{esc(kind)}</div>')
+        cur = after
+    if not events:
+        parts.append(f'<div data-line="wait">{esc(t("dv_line_wait", lang))}</div>')
+    if placed and cur is not None:
+        rack = cur.racks[seat]
+        if cur.over or len(rack) <= 1:
+            last = tile_html(rack[0], okey, small=True) if rack else ""
+            parts.append(f'<div class="ist-badge open" data-line="finish">{esc(t("dv_line_finishes", lang))}</div>'
+                         f'{last}')
+        else:
+            parts.append(f'<div class="lbl">{esc(t("dv_line_left", lang))}: '
+                         f'{"".join(tile_html(x, okey, small=True) for x in rack)}</div>')
+    return f'<div class="ist-plain" data-testid="dv-line">{"".join(parts)}</div>'
+
+
+def _state_at(game: str, ord: int, step: int) -> tuple[HandState | None, list[str]]:
+    rp = data.replay(game)
+    if rp is None or not 1 <= ord <= len(rp.result.hands):
+        return None, []
+    steps = rp.result.hands[ord - 1].steps
+    return (steps[step].state if 0 <= step < len(steps) else None), rp.players
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+
+def candidates_frame(cands: Sequence[Mapping[str, Any]], lang: str) -> pd.DataFrame:
+    """The top candidates (and the played one) with their expected points, best first."""
+    return pd.DataFrame({
+        t("dv_col_move", lang): [c["move"] for c in cands],
+        t("dv_col_expected_pts", lang): [_num(c["expected"]) for c in cands],
+        t("dv_col_se", lang): [_num(c["se"]) for c in cands],
+        t("dv_col_worlds", lang): [int(c["n"]) for c in cands],
+        t("dv_col_is_played", lang): ["✓" if c.get("played") else "" for c in cands],
+    })
+
+
+def _top_text(cands: Sequence[Mapping[str, Any]]) -> str:
+    return " · ".join(f"{c['move']} {_num(c['expected'])}" for c in cands[: deep_data.TOP])
+
+
+# ---- the Review page -------------------------------------------------------------------------
+
+
+def review_section(game: str, lang: str, hand: int | None = None) -> None:
+    """The deep review of ``game`` on the Review page (``hand``: the hand number picked there)."""
+    st.subheader(t("dv_title", lang))
+    st.caption(t("dv_intro", lang))
+    message()
+    gr = deep_data.review(game)
+    if gr is None:
+        st.info(t("dv_none", lang))
+        deep_button(lang, game)
+        return
+    if not deep_data.current(gr):
+        st.caption(t("dv_stale", lang))
+        deep_button(lang, game, again=True)
+    summ = deep_data.summary(game) or {"seats": [], "hands": []}
+    seats = summ["seats"]
+    st.markdown(f"**{esc(t('dv_seats', lang))}**")
+    st.dataframe(pd.DataFrame({
+        "#": [s["seat"] for s in seats], t("col_player", lang): [s["player"] for s in seats],
+        t("dv_col_graded", lang): [s["graded"] for s in seats],
+        t("dv_col_cost", lang): [_num(s["cost"]) for s in seats],
+        t("dv_col_cost_hand", lang): [_num(s["cost_per_hand"]) for s in seats],
+        t("dv_col_accuracy", lang): [None if s["accuracy"] is None else _num(s["accuracy"]) for s in seats],
+    }), hide_index=True, key="dv_seats")
+
+    hands = [(h["ord"], h["hand"]) for h in summ["hands"]]
+    if not hands:
+        return
+    ords = [o for o, _ in hands]
+    number = dict(hands)
+    if hand and st.session_state.get("_dv_page_hand") != hand:  # the page's hand pick leads
+        st.session_state["_dv_page_hand"] = hand
+        st.session_state["dv_hand"] = next((o for o, h in hands if h == hand), ords[0])
+    if st.session_state.get("dv_hand") not in ords:
+        st.session_state["dv_hand"] = ords[0]
+    ord = int(st.selectbox(t("hand", lang), ords, key="dv_hand", format_func=lambda o: str(number[o])))
+    _hand_result(summ, ord, gr.players, lang)
+    _decisions(game, gr, ord, number[ord], lang)
+
+
+def _hand_result(summ: Mapping[str, Any], ord: int, players: Sequence[str], lang: str) -> None:
+    row = next(h for h in summ["hands"] if h["ord"] == ord)
+    st.markdown(f"**{esc(t('dv_hand_result', lang, hand=row['hand']))}**")
+    actual = row.get("actual") or [None] * 4
+    expected = row.get("expected") or [None] * 4
+    st.dataframe(pd.DataFrame({
+        t("col_player", lang): list(players[:4]),
+        t("dv_col_actual", lang): actual,
+        t("dv_col_expected", lang): [None if x is None else _num(x) for x in expected],
+    }), hide_index=True, key="dv_hand_result")
+
+
+def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
+    rows = deep_data.hand_choices(gr, ord, lang)
+    names = gr.players
+    st.markdown(f"**{esc(t('dv_decisions', lang))}**")
+    only = st.toggle(t("dv_only_costly", lang), key="dv_only_costly")
+    shown = [r for r in rows if r["cost"] > 0] if only else rows
+    frame = pd.DataFrame({
+        t("dv_col_turn", lang): [r["turn"] + 1 for r in shown],
+        t("col_player", lang): [names[r["seat"]] for r in shown],
+        t("dv_col_kind", lang): [kind_label(r["kind"], lang) for r in shown],
+        t("dv_col_played", lang): [r["played"] for r in shown],
+        t("dv_col_best", lang): [r["best"] for r in shown],
+        t("dv_col_exp_played", lang): [_num(r["expected_played"]) for r in shown],
+        t("dv_col_exp_best", lang): [_num(r["expected_best"]) for r in shown],
+        t("dv_col_cost", lang): [_num(r["cost"]) for r in shown],
+        t("dv_col_top", lang): [_top_text(r["candidates"]) for r in shown],
+        t("dv_col_lesson", lang): [r["lesson"] for r in shown],
+        "▶": [url_state.link("replay", game=game, hand=hand_no, step=r["step"], seat=r["seat"]) for r in shown],
+    })
+    sel = st.dataframe(frame, key="dv_decisions", on_select="rerun", selection_mode=["single-row", "single-cell"],
+                       hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
+    picked = (list(sel.selection.rows) or [int(c[0]) for c in sel.selection.cells]) if sel is not None else []
+    if picked and picked[0] < len(shown):  # a click anywhere in a row opens the Replay at that step
+        r = shown[picked[0]]
+        url_state.goto("replay", game=game, hand=hand_no, step=int(r["step"]), seat=int(r["seat"]))
+    if not rows:
+        return
+    key = f"dv_pick_{ord}"
+    if st.session_state.get(key) not in range(len(rows)):
+        st.session_state[key] = max(range(len(rows)), key=lambda i: (rows[i]["cost"], -i))
+    i = int(st.selectbox(t("dv_pick", lang), list(range(len(rows))), key=key,
+                         format_func=lambda j: t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1,
+                                                 name=names[rows[j]["seat"]], kind=kind_label(rows[j]["kind"], lang),
+                                                 cost=_num(rows[j]["cost"]))))
+    detail(game, ord, hand_no, rows[i], names, lang)
+
+
+def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
+    """One graded decision: the lesson, the candidates, the best line drawn whole, what was played."""
+    box = st.container(border=True, key="dv_detail")
+    kind = kind_label(r["kind"], lang)
+    box.markdown(f'<div data-testid="dv-lesson"><b>{esc(t("dv_col_turn", lang))} {r["turn"] + 1} · '
+                 f'{esc(names[r["seat"]])} · {esc(kind)}</b><br>{esc(r["lesson"])}</div>', unsafe_allow_html=True)
+    if r["cost"] > 0:
+        box.markdown(f"**{esc(t('dv_cost_line', lang, cost=_num(r['cost'])))}**")
+    box.markdown(f"**{esc(t('dv_candidates', lang))}**")
+    box.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key="dv_candidates")
+    state, players = _state_at(game, ord, int(r["step"]))
+    left, right = box.columns(2)
+    left.markdown(f"**{esc(t('dv_best_line', lang))}**")
+    left.markdown(line_html(r["best_events"], state, int(r["seat"]), players or names, lang), unsafe_allow_html=True)
+    right.markdown(f"**{esc(t('dv_played_line', lang))}**")
+    right.markdown(line_html(r["played_events"], state, int(r["seat"]), players or names, lang),
+                   unsafe_allow_html=True)
+    if box.button(t("dv_open_replay", lang), key="dv_open", icon=":material/play_arrow:"):
+        url_state.goto("replay", game=game, hand=hand_no, step=int(r["step"]), seat=int(r["seat"]))
+
+
+# ---- the Replay page ---------------------------------------------------------------------------
+
+
+def _played_label(decision: str, rows: Sequence[Mapping[str, Any]], nxt: Sequence[Mapping[str, Any]]) -> str | None:
+    """Which live candidate the log played next (None: none of these, or nothing follows)."""
+    evs = [_clean(e) for e in nxt]
+    if not evs:
+        return None
+    for r in rows:
+        cand = [_clean(e) for e in r["events"]]
+        if not cand:  # waiting, or placing nothing: the next move is the discard
+            if decision == "place" and evs[0].get("type") == "discard":
+                return str(r["label"])
+        elif cand[0].get("type") == "draw":  # a draw's tile is unknown to the seat: its event has none
+            if evs[0].get("type") == "draw":
+                return str(r["label"])
+        elif evs[: len(cand)] == cand:
+            return str(r["label"])
+    return None
+
+
+def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequence[str], lang: str,
+                 next_events: Sequence[Mapping[str, Any]] = ()) -> None:
+    """The evaluator's top three decisions for the seat to move at this step, with expected points:
+    the stored deep review's where it graded this step, else evaluated now (a small budget)."""
+    if state.over:
+        return
+    seat = state.turn
+    st.subheader(t("dv_replay_title", lang, name=players[seat]))
+    stored = deep_data.stored_at(game, ord, step, lang)
+    if stored:
+        st.caption(t("dv_replay_stored", lang))
+        for j, r in enumerate(stored):
+            st.markdown(f'<div data-testid="dv-replay-lesson"><b>{esc(kind_label(r["kind"], lang))}</b>: '
+                        f'{esc(r["lesson"])}</div>', unsafe_allow_html=True)
+            st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
+        return
+    with st.spinner(t("dv_replay_evaluating", lang)):
+        res = deep_data.live(game, ord, step, state)
+    if res is None:
+        st.caption(t("dv_replay_none", lang))
+        return
+    if res["only"]:
+        st.caption(t("dv_replay_only", lang))
+        return
+    from analysis.review.lesson import describe
+
+    st.caption(t("dv_replay_live", lang, name=players[seat], kind=kind_label(
+        {"draw": "take"}.get(res["decision"], res["decision"]), lang), n=res["worlds"]))
+    played = _played_label(res["decision"], res["rows"], next_events)
+    cands = [{"move": describe(r["events"], r["label"], lang), "expected": r["expected"], "se": r["se"], "n": r["n"],
+              "played": r["label"] == played} for r in res["rows"]]
+    st.dataframe(candidates_frame(cands, lang), hide_index=True, key="dv_rp_live")
+
+
+__all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "replay_panel",
+           "review_section"]

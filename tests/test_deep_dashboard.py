@@ -1,0 +1,196 @@
+"""AppTests of the deep review in the dashboard (issue 15): the "deep review" button and its
+stored result, per seat graded decisions, the decisions of a hand with their top three
+candidates, the lesson and the best line, the hand's actual result next to the expected one,
+and the Replay panel of the evaluator's top three (stored, or evaluated now), in Turkish and
+English, against a real DuckDB with two simulated one-hand games."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import apptest_helpers as ui
+import pytest
+from store_logs import stored
+from streamlit.testing.v1 import AppTest
+
+from analysis import store
+from analysis.review.lesson import sentence
+from analysis.selfplay import GameSpec, Player, play_game
+from analysis.store import analyze, load_review
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+EVIL = "<b>x</b>"
+WORDS = {  # what a user reads, per language
+    "tr": {"button": "Derin inceleme", "title": "Derin inceleme: beklenen puan", "expected": "Beklenen puan",
+           "panel": "Değerlendiricinin ilk üç kararı", "stored": "derin incelemesinden", "live": "dünya",
+           "done": "Derin inceleme bitti", "best_line": "En iyi hamle, bütünüyle", "graded": "Değerlendirilen karar",
+           "actual": "Gerçek el puanı"},
+    "en": {"button": "Deep review", "title": "Deep review: expected points", "expected": "Expected points",
+           "panel": "The evaluator's top three decisions", "stored": "deep review (stored)", "live": "worlds",
+           "done": "Deep review done", "best_line": "The best line, drawn whole", "graded": "Graded decisions",
+           "actual": "Actual hand score"},
+}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    d = tmp_path_factory.mktemp("deepdash")
+    lines = []
+    for gid, seed in (("dv-a", "4"), ("dv-b", "6")):
+        spec = GameSpec(gid, (Player("Sol", "solver"), Player(EVIL, "random"), Player("Gre", "greedy"),
+                              Player("Ran", "random")), "101", None, seed, f"2026-10-0{seed}T20:00:00+00:00",
+                        hands=1)
+        lines += play_game(spec).lines()
+    log = d / "g.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    # dv-a deep-reviewed with a tiny budget (a few worlds per decision); dv-b never analysed
+    yield stored(d / "dv.duckdb", log, lambda con: analyze(con, games=["dv-a"], deep=True, budget=0.002))
+
+
+@pytest.fixture
+def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    return AppTest.from_file(APP, default_timeout=120)
+
+
+def _review(db: Path, game: str):  # noqa: ANN202
+    with store.reading(db) as con:
+        return load_review(con, game)
+
+
+def _choices(gr):  # noqa: ANN001, ANN202
+    """The hand's graded decisions in turn order, as (decision, choice)."""
+    return [(d, c) for h in gr.hands for d in sorted(h.decisions, key=lambda d: d.turn)
+            for c in sorted(d.choices, key=lambda c: (c.step, ("take", "place", "discard").index(c.kind)))]
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line(app: AppTest, db: Path,
+                                                                               lang: str) -> None:
+    w = WORDS[lang]
+    gr = _review(db, "dv-a")
+    assert gr is not None and gr.depth == "deep"
+    at = ui.open_page(app, "review", game="dv-a", lang=lang)
+    assert w["title"] in [s.value for s in at.subheader]
+    seats = _frames(at, w["graded"])[0]
+    summary = gr.summary()
+    assert list(seats.iloc[:, 2]) == [s["graded"] for s in summary]  # graded decisions per seat
+    assert list(seats.iloc[:, 3]) == [round(s["cost"], 1) for s in summary]
+    assert EVIL in list(seats.iloc[:, 1]) and "<b>x" not in ui.html(at)  # a name is data, never HTML
+
+    pairs = _choices(gr)
+    table = at.dataframe(key="dv_decisions").value
+    assert len(table) == len(pairs) > 10  # every graded decision, in turn order
+    assert list(table.iloc[:, 0]) == [d.turn + 1 for d, _ in pairs]
+    assert list(table.iloc[:, 7]) == [round(c.cost, 1) for _, c in pairs]
+    assert list(table.iloc[:, 9]) == [sentence(c, lang) for _, c in pairs]  # the lesson column
+    first = pairs[0][1]
+    assert table["▶"].iloc[0] == f"replay?game=dv-a&hand=1&step={first.step}&seat={pairs[0][0].seat}&lang={lang}"
+
+    # the detail opens on the costliest decision: lesson, top three with expected points, the best line
+    i = max(range(len(pairs)), key=lambda k: (pairs[k][1].cost, -k))
+    d, c = pairs[i]
+    assert sentence(c, lang) in ui.html(at)
+    cands = _frames(at, w["expected"])[0]
+    want = [x["expected"] for x in c.candidates[:3]] + [x["expected"] for x in c.candidates[3:] if x["played"]]
+    assert list(cands[w["expected"]]) == [round(x, 1) for x in want]
+    assert "✓" in list(cands.iloc[:, 4])  # what was played is marked
+    assert w["best_line"] in ui.html(at) and 'data-testid="dv-line"' in ui.html(at)
+
+    # the hand's actual result next to what the evaluator expected
+    res = _frames(at, w["actual"])[0]
+    with store.reading(db) as con:
+        from analysis.store.queries import replay_stored
+
+        hr = replay_stored(con, "dv-a").hands[0]
+    assert list(res.iloc[:, 1]) == hr.totals()
+    assert res.iloc[:, 2].notna().all()
+
+    # another decision picked: its lesson and candidates follow
+    j = next(k for k in range(len(pairs)) if k != i)
+    at.selectbox(key="dv_pick_1").select(j).run()
+    ui.ok(at)
+    assert sentence(pairs[j][1], lang) in ui.html(at)
+    assert len(_frames(at, w["expected"])[0]) >= 2
+
+
+def test_a_best_line_is_drawn_whole_with_its_melds_and_lay_offs(app: AppTest, db: Path) -> None:
+    gr = _review(db, "dv-a")
+    pairs = _choices(gr)
+    k = next((i for i, (_, c) in enumerate(pairs) if c.kind == "place"
+              and any(e.get("type") == "open" for e in c.best_events)), None)
+    assert k is not None, "an opening in the hand"
+    at = ui.open_page(app, "review", game="dv-a")
+    at.selectbox(key="dv_pick_1").select(k).run()
+    html = ui.html(ui.ok(at))
+    c = pairs[k][1]
+    assert 'data-line="open"' in html
+    opened = [str(x) for g in c.best_events[0].get("melds", c.best_events[0].get("pairs", [])) for x in g]
+    assert all(f'data-tile="{x.split(">")[0]}"' in html for x in opened)
+    if any(e.get("type") == "layoff" for e in c.best_events):
+        assert 'data-line="layoff"' in html and "İşleme → #" in html
+
+
+def test_clicking_open_in_replay_goes_to_that_step(app: AppTest, db: Path) -> None:
+    gr = _review(db, "dv-a")
+    pairs = _choices(gr)
+    at = ui.open_page(app, "review", game="dv-a")
+    i = max(range(len(pairs)), key=lambda k: (pairs[k][1].cost, -k))
+    at.button(key="dv_open").click().run()
+    ui.ok(at)
+    assert int(re.search(r'data-step="(\d+)"', ui.html(at)).group(1)) == pairs[i][1].step
+    assert at.session_state["seat"] == pairs[i][0].seat
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_replay_panel_shows_the_stored_choice_of_a_deep_reviewed_game(app: AppTest, db: Path, lang: str) -> None:
+    w = WORDS[lang]
+    gr = _review(db, "dv-a")
+    d, c = next((d, c) for d, c in _choices(gr) if c.kind == "discard")
+    at = ui.open_page(app, "replay", game="dv-a", hand=1, step=c.step, lang=lang)
+    heads = [s.value for s in at.subheader]
+    assert any(h.startswith(w["panel"]) and gr.players[d.seat] in h for h in heads)
+    assert any(w["stored"] in x.value for x in at.caption)
+    shown = _frames(at, w["expected"])
+    want = [x["expected"] for x in c.candidates[:3]]
+    assert any(list(f[w["expected"]])[:3] == [round(x, 1) for x in want] for f in shown)
+    assert sentence(c, lang) in ui.html(at)
+
+
+def _frames(at: AppTest, column: str) -> list:  # noqa: ANN401
+    """The tables showing ``column`` (a table that is no widget carries no key in an AppTest)."""
+    return [d.value for d in at.dataframe if column in d.value.columns]
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_replay_panel_evaluates_the_seat_to_move_when_there_is_no_deep_review(app: AppTest, lang: str) -> None:
+    w = WORDS[lang]
+    at = ui.open_page(app, "replay", game="dv-b", hand=1, step=1, lang=lang)  # before the next seat draws
+    frame = _frames(at, w["expected"])[0]
+    exp = list(frame[w["expected"]])
+    assert 2 <= len(exp) <= 3 and exp == sorted(exp)  # draw and take, best first
+    assert any(w["live"] in x.value for x in at.caption)
+    assert any(h.startswith(w["panel"]) for h in (s.value for s in at.subheader))
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_the_deep_review_button_runs_the_pass_and_stores_it(db: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    w = WORDS[lang]
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(db, copy)
+    monkeypatch.setenv("ISTAKA_DB", str(copy))
+    at = ui.open_page(AppTest.from_file(APP, default_timeout=180), "review", game="dv-b", lang=lang)
+    assert at.button(key="dv_run").label == w["button"]
+    assert _review(copy, "dv-b") is None
+    if lang == "en":
+        return  # the run itself once (tr): a few seconds
+    at.button(key="dv_run").click().run()
+    ui.ok(at)
+    assert any(w["done"] in s.value for s in at.success)
+    gr = _review(copy, "dv-b")
+    assert gr is not None and gr.depth == "deep" and sum(len(d.choices) for d in gr.decisions) > 10
+    assert len(at.dataframe(key="dv_decisions").value) == sum(len(d.choices) for d in gr.decisions)
