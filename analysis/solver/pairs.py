@@ -107,16 +107,25 @@ def pairs_plan(rack: Sequence[Tile], okey: Tile, rules: Rules, twin: Tile | None
         wvals.insert(i, tv)
     nat = [f for f, c in cnt.items() if c >= 2]
     sing = [f for f, c in cnt.items() if c & 1]
-    nat.sort(key=_NUM.__getitem__, reverse=True)
-    sing.sort(key=_NUM.__getitem__, reverse=True)
     cap = (len(rack) - 1) >> 1  # P5
     forced = ""
     nf = okey
-    if need is None:
+    free = len(wvals)
+    m = min(free, len(sing))
+    if need is None and len(nat) + m + (free - m) // 2 <= cap and not (free - m) & 1:
+        # the common case: every natural pair, every wild tile next to the highest singles
+        if 0 < m < len(sing):
+            sing.sort(key=_NUM.__getitem__, reverse=True)
+        best: Choice | None = ((0, 0), nat, sing[:m], free)
+    elif need is None:
+        nat.sort(key=_NUM.__getitem__, reverse=True)
+        sing.sort(key=_NUM.__getitem__, reverse=True)
         best = _choose(nat, sing, wvals, cap, 0, 0, 0)
         if best is None:
             return [], sorted(rack, key=_ORDER.__getitem__)
     else:  # P2: the needed tile in a natural pair, or next to a wild tile
+        nat.sort(key=_NUM.__getitem__, reverse=True)
+        sing.sort(key=_NUM.__getitem__, reverse=True)
         nf = okey if need is FALSE_OKEY else need
         c = cnt.get(nf, 0)
         best = None
