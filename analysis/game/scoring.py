@@ -10,7 +10,7 @@ from .rules import Rules
 from .tiles import Tile, tile_value
 
 if TYPE_CHECKING:
-    from .state import Opening
+    from .state import HandState, Opening
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,37 +40,74 @@ def multiplier(rules: Rules, info: FinishInfo) -> tuple[int, int]:
     return m, m
 
 
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One seat's hand-end score and what it is made of (E4-E8), for a reader to follow.
+
+    ``why``: ``finisher`` (−finisher_bonus × mult), ``partner`` (0, E8), ``unopened``
+    (unopened_penalty × mult, E5), ``rack`` (tiles, doubled for a pairs opener, × mult, plus
+    okey_in_rack per okey held, not multiplied: E5) or ``nobody_opened`` (0, E4).
+    """
+
+    seat: int
+    score: int
+    why: str
+    rule: str
+    mult: int = 1  # the finish multiplier applied (E6, E7); 1 for none
+    tiles: int = 0  # an opened rack's tile sum (E5), before doubling
+    doubled: bool = False  # the tile sum doubled: he opened with pairs (E5)
+    okeys: int = 0  # okeys left in the rack (E5)
+    okey_points: int = 0  # what they add (okeys × okey_in_rack)
+
+
+def explain_hand(rules: Rules, info: FinishInfo, racks: Sequence[Sequence[Tile]],
+                 opened: Sequence[Opening | None], okey: Tile) -> tuple[ScoreLine, ...]:
+    """Hand-end scores per seat with their parts, in-game penalties excluded (E4-E8)."""
+    def rack(s: int, op: Opening, mult: int) -> ScoreLine:
+        pts, okeys = rack_points(rules, racks[s], op, okey)
+        extra = okeys * rules.okey_in_rack  # the okey charge is not multiplied
+        return ScoreLine(s, pts * mult + extra, "rack", "E5", mult=mult,
+                         tiles=pts // 2 if op.kind == "pairs" else pts, doubled=op.kind == "pairs",
+                         okeys=okeys, okey_points=extra)
+
+    if info.result == "exhausted":
+        if all(o is None for o in opened):
+            return tuple(ScoreLine(s, 0, "nobody_opened", "E4") for s in range(4))
+        return tuple(ScoreLine(s, rules.unopened_penalty, "unopened", "E5") if (op := opened[s]) is None
+                     else rack(s, op, 1) for s in range(4))
+    assert info.finisher is not None
+    fin_mult, opp_mult = multiplier(rules, info)
+    lines = []
+    for s in range(4):
+        op = opened[s]
+        if s == info.finisher:
+            lines.append(ScoreLine(s, -rules.finisher_bonus * fin_mult, "finisher", "E5", mult=fin_mult))
+        elif rules.esli and s == (info.finisher + 2) % 4:
+            lines.append(ScoreLine(s, 0, "partner", "E8"))
+        elif op is None:
+            lines.append(ScoreLine(s, rules.unopened_penalty * opp_mult, "unopened", "E5", mult=opp_mult))
+        else:
+            lines.append(rack(s, op, opp_mult))
+    return tuple(lines)
+
+
+def explain_state(state: HandState) -> tuple[ScoreLine, ...] | None:
+    """The score lines of a hand that ended by a finish or an exhausted deck (None otherwise):
+    the same parts the engine summed into ``state.scores``."""
+    if state.result == "finish" and state.finisher is not None:
+        others = any(state.opened[s] is not None for s in range(4) if s != state.finisher)
+        info = FinishInfo("finish", state.finisher, tuple(state.finish_kinds), others)
+    elif state.result == "exhausted":
+        info = FinishInfo("exhausted", None, (), True)
+    else:
+        return None
+    return explain_hand(state.rules, info, state.racks, state.opened, state.okey)
+
+
 def score_hand(rules: Rules, info: FinishInfo, racks: Sequence[Sequence[Tile]],
                opened: Sequence[Opening | None], okey: Tile) -> tuple[int, ...]:
     """Hand-end scores per seat, in-game penalties excluded (E4-E8)."""
-    scores = [0, 0, 0, 0]
-    if info.result == "exhausted":
-        if all(o is None for o in opened):
-            return tuple(scores)  # E4: nobody opened, nobody is scored
-        for s in range(4):
-            op = opened[s]
-            if op is None:
-                scores[s] = rules.unopened_penalty
-            else:
-                pts, okeys = rack_points(rules, racks[s], op, okey)
-                scores[s] = pts + okeys * rules.okey_in_rack
-        return tuple(scores)
-    assert info.finisher is not None
-    fin_mult, opp_mult = multiplier(rules, info)
-    for s in range(4):
-        if s == info.finisher:
-            scores[s] = -rules.finisher_bonus * fin_mult
-            continue
-        if rules.esli and s == (info.finisher + 2) % 4:
-            scores[s] = 0  # E8
-            continue
-        op = opened[s]
-        if op is None:
-            scores[s] = rules.unopened_penalty * opp_mult
-        else:
-            pts, okeys = rack_points(rules, racks[s], op, okey)
-            scores[s] = pts * opp_mult + okeys * rules.okey_in_rack  # the okey charge is not multiplied
-    return tuple(scores)
+    return tuple(line.score for line in explain_hand(rules, info, racks, opened, okey))
 
 
 def match_points(totals: Sequence[int], hands: int) -> list[int]:
