@@ -112,10 +112,17 @@ def test_players_page_shows_accuracy_and_mistake_trends(app: AppTest) -> None:
     assert len(keys) >= 10  # the seven existing charts and the three of the review
 
 
+def _positions(db: Path, player: str) -> Any:
+    """The player's practice positions as the Practice page reads them (its categories only)."""
+    from analysis.review import PRACTICE_CATEGORIES
+
+    return _read(db, "practice_positions", player, list(PRACTICE_CATEGORIES))
+
+
 def test_practice_scores_the_best_answer_right_and_an_empty_pick_wrong(app: AppTest, db: Path) -> None:
-    pos = _read(db, "practice_positions", "Gre")
+    pos = _positions(db, "Gre")
     if not len(pos):
-        pos = _read(db, "practice_positions", EVIL)
+        pos = _positions(db, EVIL)
         player = EVIL
     else:
         player = "Gre"
@@ -172,3 +179,22 @@ def test_practice_offers_to_analyse_the_games_waiting(db: Path, tmp_path: Path, 
     _ok(at)
     assert any("1 oyun incelendi" in s.value for s in at.success)
     assert not any("henüz incelenmedi" in i.value for i in at.info)
+
+
+def test_practice_position_is_kept_in_the_url(db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "all.duckdb"  # both games analysed: more positions to step through
+    shutil.copy(db, copy)
+    con = store.connect(copy)
+    try:
+        analyze(con)
+    finally:
+        con.close()
+    player = max(("Gre", EVIL, "Ran", "Sol"), key=lambda p: len(_positions(copy, p)))
+    assert len(_positions(copy, player)) > 1
+    monkeypatch.setenv("ISTAKA_DB", str(copy))
+    at = _open(AppTest.from_file(APP, default_timeout=90), "practice", pr_player=player)
+    at.button(key="pr_next").click().run()
+    _ok(at)
+    assert str(at.query_params["pr_idx"]).strip("[]'") == "1"
+    again = _open(AppTest.from_file(APP, default_timeout=90), "practice", pr_player=player, pr_idx=1)
+    assert "Pozisyon 2 /" in "\n".join(c.value for c in again.caption)

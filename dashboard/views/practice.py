@@ -45,7 +45,9 @@ if not len(pos):
     st.stop()
 
 score = st.session_state.setdefault("pr_score", {"tried": 0, "right": 0, "cost": 0, "done": []})
+url_state.seed("pr_idx", url_state.int_in(0, len(pos) - 1))
 idx = int(st.session_state.get("pr_idx", 0)) % len(pos)
+url_state.keep(pr_idx=idx)  # a link opens the same position
 row = pos.iloc[idx]
 game, ord_, seat, step = str(row["game"]), int(row["ord"]), int(row["seat"]), int(row["step"])
 rp = data.replay(game)
