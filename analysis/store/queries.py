@@ -62,7 +62,8 @@ GAME_RESULTS = ("valid", "invalid", "disagrees", "complete", "incomplete", "won"
 
 def list_games(con: Con, player: str | None = None, variant: str | None = None, date_from: Any = None,
                date_to: Any = None, site: str | None = None, result: str | None = None) -> pd.DataFrame:
-    """Games, newest first: game, variant, site, started, players, hands, valid, totals, winner.
+    """Games, newest first: game, variant, site, started, players, hands, valid, totals, winner,
+    rule_overrides (the log's ``rules`` object as JSON text, or None).
 
     ``result``: valid, invalid, disagrees (replayed fine but the log wrote other scores),
     complete / incomplete (all planned hands played or not), won / lost (by ``player``).
@@ -74,7 +75,7 @@ def list_games(con: Con, player: str | None = None, variant: str | None = None, 
     sql = """
         SELECT g.game, g.variant, g.site, g.started,
                g.players, g.hands_counted AS hands,
-               g.valid, g.agrees, g.totals, g.winner, g.hands_planned, g.file
+               g.valid, g.agrees, g.totals, g.winner, g.hands_planned, g.file, g.rule_overrides
         FROM games g
         WHERE (?::VARCHAR IS NULL OR g.variant = ?)
           AND (?::VARCHAR IS NULL OR g.site = ?)

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store.queries import GAME_RESULTS
-from dashboard import data, uploads, url_state
+from dashboard import data, game_rules, uploads, url_state
 from dashboard.i18n import fmt_date, md_plain, t
 
 lang = data.lang()
@@ -66,12 +66,13 @@ if len(df):
     view = pd.DataFrame({
         t("col_game", lang): df["game"],
         t("col_date", lang): [fmt_date(x, lang) for x in df["started"]],
-        t("col_variant", lang): df["variant"],
+        **game_rules.rules_column(df, lang),  # the preset and the log's overrides
         t("col_site", lang): df["site"],
         t("col_players", lang): [", ".join(map(str, p)) if p is not None else "" for p in df["players"]],
         t("col_hands", lang): df["hands"],
         t("col_valid", lang): df["valid"],
         t("col_totals", lang): [" ".join(str(x) for x in v) if v is not None else "" for v in df["totals"]],
+        **game_rules.teams_column(df, lang),  # eşli games: 0+2 · 1+3
         t("col_winner", lang): df["winner"],
         "▶": [url_state.link("replay", game=g) for g in df["game"]],
     })

@@ -12,7 +12,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, suggest, url_state
+from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
 from dashboard import deep_view
 from dashboard.i18n import md_plain, t
@@ -58,6 +58,8 @@ if rp is None or rp.result.error is not None or not rp.result.hands:
     st.error(t("no_replay", lang, msg=msg))
     st.stop()
 players = rp.players
+game_rules_ = rp.result.rules
+st.caption(game_rules.rules_markdown(game_rules_, lang))  # the preset and what this log overrides
 hands = rp.hand_numbers()
 url_state.seed("hand", url_state.one_of(hands))
 if st.session_state.get("hand") not in hands:
@@ -144,6 +146,9 @@ before = rp.totals_before(int(hand_no))
 board, side = st.columns([3.2, 1.5])
 with board:
     st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+    if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
+        st.markdown(link_rules(f"**{game_rules.t('teams_title', lang)}:** "
+                               + game_rules.teams_text(running_totals(state, before), players, lang), lang))
     if hr.error and step == last:
         _illegal(hr.error)
     if state.over:
@@ -156,6 +161,8 @@ with board:
         for line in finish_explanation(state.rules, state, lang):
             st.markdown(f"- {link_rules(esc(line), lang)}")
         st.dataframe(pd.DataFrame(score_rows(state, players, before, lang)), hide_index=True)
+        st.markdown(f"**{game_rules.t('score_explained', lang)}**")
+        st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
 
 with side:
     st.subheader(t("moves", lang))
