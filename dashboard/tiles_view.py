@@ -57,6 +57,7 @@ CSS = """
 .ist-badge.closed{background:#c62828}
 .ist-badge.move{background:#ffd54f;color:#3a2d00}
 .ist-seat .meta{font-size:11px;opacity:.9;margin:2px 0}
+.ist-seat a.ist-rule{color:#ffe082;text-decoration:underline}
 .ist-discards{margin-top:4px;font-size:11px}
 .ist-center{grid-area:c;background:rgba(0,0,0,.12);border-radius:8px;padding:6px}
 .ist-center .top{display:flex;gap:14px;align-items:flex-end;margin-bottom:6px}
