@@ -19,7 +19,7 @@ from analysis.game import HandState, Tile, apply
 
 from . import data, deep_data, url_state
 from .i18n import t
-from .tiles_view import esc, meld_html, notation_row, tile_html
+from .tiles_view import esc, meld_html, notation_row, rack_html, tile_html
 
 _MSG = "_dv_msg"
 KINDS = ("take", "place", "discard")
@@ -113,6 +113,13 @@ def line_html(events: Sequence[Mapping[str, Any]], state: HandState | None, seat
                 except ValueError:
                     body = f"<code>{esc(tile)}</code>"
             parts.append(f'<div data-line="{kind}"><b>{esc(t("dv_line_" + kind, lang))}</b> {body}</div>')
+            if kind == "discard" and cur is not None and tile:  # the rack it was chosen from
+                try:
+                    mark = [Tile.parse(str(tile))]
+                except ValueError:
+                    mark = []
+                parts.append(f'<div class="lbl">{esc(t("dv_line_rack", lang))}</div>'
+                             f'{rack_html(cur.racks[seat], okey, small=True, highlight=mark)}')
         else:
             parts.append(f'<div data-line="{esc(kind)}">{esc(kind)}</div>')
         cur = after

@@ -319,6 +319,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_line_wait": ("Bekle: hiçbir şey koyma", "Wait: place nothing"),
     "dv_line_finishes": ("Kalan son taş atılınca el biter", "Discarding the last tile left finishes the hand"),
     "dv_line_left": ("Istakada kalan", "Left in the rack"),
+    "dv_line_rack": ("Seçildiği ıstaka (atılan taş işaretli)", "The rack it was chosen from (the discard marked)"),
     "dv_open_replay": ("Bu kararı Tekrar'da aç", "Open this decision in the Replay"),
     "dv_replay_title": ("Değerlendiricinin ilk üç kararı ({name})", "The evaluator's top three decisions ({name})"),
     "dv_replay_stored": ("Bu oyunun derin incelemesinden (kayıtlı).", "From this game's deep review (stored)."),

@@ -194,3 +194,24 @@ def test_the_deep_review_button_runs_the_pass_and_stores_it(db: Path, tmp_path: 
     gr = _review(copy, "dv-b")
     assert gr is not None and gr.depth == "deep" and sum(len(d.choices) for d in gr.decisions) > 10
     assert len(at.dataframe(key="dv_decisions").value) == sum(len(d.choices) for d in gr.decisions)
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_the_deep_review_and_the_replay_panel_show_only_the_pages_language(app: AppTest, db: Path,
+                                                                           lang: str) -> None:
+    from test_i18n import ENGLISH, INTERNAL, TURKISH, _texts, _words  # the deny-lists of every page
+
+    gr = _review(db, "dv-a")
+    pairs = _choices(gr)
+    at = ui.open_page(app, "review", game="dv-a", lang=lang)
+    texts = _texts(at)
+    k = next(i for i, (_, c) in enumerate(pairs) if c.kind == "place")  # an opening or lay-offs drawn
+    at.selectbox(key="dv_pick_1").select(k).run()
+    texts += _texts(ui.ok(at))
+    step = next(c.step for _, c in pairs if c.kind == "place")
+    texts += _texts(ui.open_page(app, "replay", game="dv-a", hand=1, step=step, lang=lang))  # stored
+    texts += _texts(ui.open_page(app, "replay", game="dv-b", hand=1, step=1, lang=lang))  # evaluated now
+    text = "\n".join(texts)
+    wrong = sorted(_words(text) & set(ENGLISH if lang == "tr" else TURKISH))
+    assert not wrong, wrong
+    assert not sorted(set(INTERNAL.findall(text)))
