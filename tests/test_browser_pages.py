@@ -36,6 +36,7 @@ TITLES = {  # page -> (Turkish, English) title
     "lab": ("Açılış laboratuvarı", "Opening lab"), "players": ("Oyuncular", "Players"),
     "review": ("Hamle incelemesi", "Move review"),
     "practice": ("Kendi hatalarından alıştırma", "Practice on your own mistakes"),
+    "rules": ("Kurallar ve kayıt biçimi", "Rules and log format"),
 }
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -174,7 +175,7 @@ def _click_row(pg: Any, frame: Any, row: int) -> None:
 def test_every_page_loads_without_an_error(site: dict[str, Any], page: Any, lang: str) -> None:
     first = site["ids"][0]
     for path, extra in (("games", ""), ("replay", f"&game={first}&hand=1&step=5"), ("lab", ""), ("players", ""),
-                        ("review", f"&game={first}"), ("practice", "")):
+                        ("review", f"&game={first}"), ("practice", ""), ("rules", "&rule=X4")):
         title = TITLES[path][lang == "en"]
         _open(page, f"{site['url']}/{path}?lang={lang}{extra}", title)
         _no_errors(page, f"{lang} {path}")
@@ -262,3 +263,16 @@ def test_the_lab_refuses_bad_and_oversized_racks_from_its_url(site: dict[str, An
         assert err.count() == 1 and word in err.inner_text()
         assert _params(page)["rack"] == rack  # the link keeps what it asked for
     assert "Traceback" not in site["log"].read_text(errors="replace")
+
+
+def test_a_rule_link_shows_the_rule_in_place_and_survives_a_reload(site: dict[str, Any], page: Any) -> None:
+    from playwright.sync_api import expect
+
+    _open(page, f"{site['url']}/rules?rule=X4&lang=en", TITLES["rules"][1])
+    _no_errors(page, "rules X4")
+    expect(page.locator("#X4")).to_be_attached()  # the anchor a link jumps to, in the full text
+    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding an işler taş")
+    page.reload(wait_until="domcontentloaded")
+    _settle(page, TITLES["rules"][1])
+    assert _params(page)["rule"] == "X4" and _params(page)["lang"] == "en"
+    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding an işler taş")
