@@ -170,3 +170,10 @@ def test_replay_shows_the_rules_the_teams_and_the_score_line_by_line(app: AppTes
     body = md[i + 1]
     assert body.count("\n- ") + body.startswith("- ") >= 4  # one line per seat
     assert "(rules?rule=E" in body
+
+
+def test_players_penalty_chart_names_and_links_its_rules(app: AppTest) -> None:
+    at = ui.open_page(app, "players", lang="en")
+    caps = [c.value for c in at.caption if "(rules?rule=" in c.value]
+    assert caps, [c.value for c in at.caption]
+    assert re.search(r"\[X[2-7]\]\(rules\?rule=X[2-7]&lang=en\): \w", caps[0])
