@@ -86,6 +86,16 @@ def test_the_glossary_and_the_presets_are_in_both_languages() -> None:
             assert f"`{o}`" in presets, (name, o)
 
 
+def test_every_option_alias_the_engine_accepts_is_documented() -> None:
+    from analysis.game import rules as engine_rules
+
+    for name in ("rules.md", "rules.tr.md"):
+        text = (DOCS / name).read_text(encoding="utf-8")
+        presets = text.split('<a id="presets"></a>', 1)[1].split('<a id="tiles"></a>', 1)[0]
+        for alias in engine_rules.ALIASES:
+            assert f"`{alias}`" in presets, (name, alias)
+
+
 def test_the_option_table_matches_the_engines_presets() -> None:
     """The documented values of a few options tables change most are the engine's."""
     from analysis.game import PRESETS
