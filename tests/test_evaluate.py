@@ -153,7 +153,7 @@ def test_okey_is_not_discarded_when_a_free_tile_exists() -> None:
     by = {e.candidate.label: e for e in evs}
     assert best(evs).candidate.label != "discard B10"
     assert by["discard B10"].mean > by["discard Y2"].mean
-    assert ExpertBot(random.Random(0), budget=0.2).discard(v) != Tile.parse("B10")
+    assert ExpertBot(random.Random(0), worlds=24).discard(v) != Tile.parse("B10")
 
 
 def test_the_finishing_move_is_chosen_with_one_tile_left() -> None:
@@ -163,7 +163,7 @@ def test_the_finishing_move_is_chosen_with_one_tile_left() -> None:
     cs = candidates(v, "place")
     evs = evaluate(v, cs, seed=4, budget=5.0, min_worlds=20, max_worlds=20)
     assert best(evs).candidate.label == "best turn"
-    bot = ExpertBot(random.Random(0), budget=0.2)
+    bot = ExpertBot(random.Random(0), worlds=24)
     s = st
     for e in bot.place(View.of(s, 0)):
         s = apply(s, e)

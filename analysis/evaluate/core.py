@@ -32,6 +32,7 @@ DEFAULT_BUDGET = 0.04  # seconds per decision
 MIN_WORLDS = 6
 MAX_WORLDS = 400
 PRUNE_Z = 2.5
+PRUNE_FROM = 8  # worlds before a candidate may be dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +203,20 @@ def _value(sim: Sim, seat: int) -> int:
 
 
 def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, budget: float = DEFAULT_BUDGET,
-             min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS,
+             min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS, worlds: int | None = None,
              known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
     """Each candidate's expected hand score for ``view.seat`` (mean, standard error, worlds).
 
     Reads only the view: the same view, seed and budget give the same sampled worlds whatever the
     hidden racks and deck really are. ``known``: tiles the seat knows sit in a rack (discards it
-    saw taken and not yet placed). ``budget`` in seconds; at least ``min_worlds`` worlds are
-    played (all candidates in each), at most ``max_worlds``.
+    saw taken and not yet placed). ``budget`` in CPU seconds of this process; at least
+    ``min_worlds`` worlds are played (all candidates in each), at most ``max_worlds``.
+    ``worlds``: exactly that many worlds and no clock at all, so the answer depends on the view
+    and the seed only (the expert plays this way: a match is reproducible on any machine).
     """
+    if worlds is not None:
+        min_worlds = max_worlds = worlds
+        budget = math.inf
     cands = list(cands)
     if not cands:
         return []
@@ -218,7 +224,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     unseen, pinned = unseen_tiles(view, known)
     vals: list[list[int]] = [[] for _ in cands]
     active = list(range(len(cands)))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     w = 0
     while w < max_worlds:
         racks, deck = sample_world(view, unseen, pinned, rng)
@@ -226,13 +232,11 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
         for i in active:
             vals[i].append(rollout(view, world, cands[i]))
         w += 1
-        if len(active) == 1 and w >= min_worlds:
-            break
-        if w >= min_worlds and len(active) > 1:
+        if w >= PRUNE_FROM and len(active) > 1 and w % 2 == 0:
             active = _prune(vals, active)
-            if len(active) == 1:
-                break
-        if time.perf_counter() - t0 > budget and w >= min_worlds:
+        if len(active) == 1 and w >= PRUNE_FROM:
+            break
+        if w >= min_worlds and time.process_time() - t0 > budget:
             break
     out = []
     for i, c in enumerate(cands):

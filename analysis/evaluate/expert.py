@@ -28,7 +28,6 @@ from analysis.players import (
 from analysis.solver import quick as BM
 
 from .core import (
-    DEFAULT_BUDGET,
     Candidate,
     Evaluation,
     best,
@@ -39,8 +38,9 @@ from .core import (
 )
 from .plans import place_candidates
 
-DISCARD_WIDTH = 6  # discard candidates: the heuristic's best few
-Z = 1.0  # leave the solver's choice only when another is better by Z standard errors
+DISCARD_WIDTH = 3  # discard candidates: the heuristic's best three (6 was weaker: more noise per candidate)
+Z = 1.0  # leave the solver's choice only when another is better by Z standard errors of the difference
+WORLDS = 48  # sampled worlds per decision (fixed, not timed: a match is reproducible on any machine)
 
 Sink = Callable[[View, str, Evaluation], None]
 
@@ -51,12 +51,12 @@ class ExpertBot(SolverBot):
     kind = "expert"
     sink: Sink | None = None  # a measurement hook (calibration): every evaluation the bot acts on
 
-    def __init__(self, rng: random.Random, budget: float = DEFAULT_BUDGET) -> None:
+    def __init__(self, rng: random.Random, worlds: int = WORLDS) -> None:
         super().__init__(rng)
-        self.budget = budget
+        self.worlds = worlds
 
     def _choose(self, v: View, cands: list[Candidate], what: str, default: int = 0) -> Candidate:
-        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), budget=self.budget)
+        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds)
         b = best(evs)
         d = evs[default]
         if b is not d:
