@@ -1,4 +1,4 @@
-"""LOG_FORMAT.md "What a reader must do with bad input": one test per class.
+"""docs/log-format.md "What a reader must do with bad input": one test per class.
 
 Every file holds the bad game and a good one (G2 with the okey: -202, 46, 10, 404); the bad
 one is reported with its line (and rule ID where there is one) and the good one still replays.

@@ -1,6 +1,6 @@
 """Golden logs (tests/data/golden/, written by tests/golden/build.py) replayed through the CLI.
 
-The expected results were worked out by hand from RULES.md, not by the engine.
+The expected results were worked out by hand from docs/rules.md, not by the engine.
 """
 
 from __future__ import annotations

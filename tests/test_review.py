@@ -1,5 +1,5 @@
 """Move review: a crafted position for every mistake category (README "Review"), its cost worked
-out by hand from RULES.md E5/X1-X7, and the best play in the same position graded clean.
+out by hand from docs/rules.md E5/X1-X7, and the best play in the same position graded clean.
 
 Logs are composed with tests/golden/builder.py (tiles conserved), `101` with indicator Y6: the
 okey is Y7 and the false okey J counts as Y7. Exposure = what the seat would be written if the

@@ -1,7 +1,7 @@
-"""One legal and one illegal case per rule ID of RULES.md, as small logs replayed by the CLI.
+"""One legal and one illegal case per rule ID of docs/rules.md, as small logs replayed by the CLI.
 
 Every log is composed with tests/golden/builder.py (tiles conserved) and written to tmp_path;
-expected outcomes come from RULES.md. Where RULES.md leaves the rule ID of a refusal open
+expected outcomes come from docs/rules.md. Where docs/rules.md leaves the rule ID of a refusal open
 (e.g. an escalated threshold: O1 or O2), the test accepts the plausible IDs and says so.
 """
 

@@ -1,4 +1,4 @@
-"""Reading and writing game logs, format version 1 (LOG_FORMAT.md).
+"""Reading and writing game logs, format version 1 (docs/log-format.md).
 
 The reader never dies on one bad game: a line that is not JSON, lacks a field or has a wrong
 type makes its game unreadable and is reported with file, line and field; the other games in

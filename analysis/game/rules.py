@@ -1,4 +1,4 @@
-"""Rule presets and options (RULES.md "Presets").
+"""Rule presets and options (docs/rules.md "Presets").
 
 Glossary of the Turkish terms used across Istaka:
 

@@ -2,7 +2,7 @@
 
     python tests/golden/build.py
 
-Every expected number below is worked out by hand from RULES.md (the arithmetic is in the
+Every expected number below is worked out by hand from docs/rules.md (the arithmetic is in the
 comments); nothing here asks the engine. The builder only checks that the tiles add up.
 """
 

@@ -1,9 +1,9 @@
-"""A small builder for hand-crafted game logs (LOG_FORMAT.md v1) and their expected replay.
+"""A small builder for hand-crafted game logs (docs/log-format.md v1) and their expected replay.
 
 It knows tiles and who holds them, nothing of the rules: it keeps every rack, the deck, the
 discard pile and the table as multisets and asserts that the 106 tiles (T1) are accounted
 for after every event, so a golden log is at least physically possible. Whether a move is
-*legal*, and what it scores, is written by hand in the scenarios (RULES.md), never computed
+*legal*, and what it scores, is written by hand in the scenarios (docs/rules.md), never computed
 here: the point of the corpus is to check the engine against the rules, not against itself.
 
     f = LogFile()
