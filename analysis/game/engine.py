@@ -1,4 +1,4 @@
-"""The rules engine: ``apply(state, event) -> state`` (docs/rules.md), and the discard that ends a turn.
+"""The rules engine (docs/rules.md): ``apply(state, event) -> state``, and the discard ending a turn.
 
 A replay is a fold of :func:`apply` over a hand's events, and stepping back is indexing. An
 illegal move raises :class:`~analysis.game.state.IllegalMove` naming the rule it breaks; the
