@@ -1,4 +1,4 @@
-"""The rules engine (docs/rules.md): ``apply(state, event) -> state``, and the discard ending a turn.
+"""The rules engine (docs/rules.md): ``apply(state, event) -> state``, and a turn's discard.
 
 A replay is a fold of :func:`apply` over a hand's events, and stepping back is indexing. An
 illegal move raises :class:`~analysis.game.state.IllegalMove` naming the rule it breaks; the
