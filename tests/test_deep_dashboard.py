@@ -215,3 +215,11 @@ def test_the_deep_review_and_the_replay_panel_show_only_the_pages_language(app: 
     wrong = sorted(_words(text) & set(ENGLISH if lang == "tr" else TURKISH))
     assert not wrong, wrong
     assert not sorted(set(INTERNAL.findall(text)))
+
+
+def test_a_swap_in_a_lesson_names_the_tiles_given_for_the_okey() -> None:
+    from analysis.review.lesson import describe
+
+    ev = [{"type": "swap", "seat": 1, "meld": 2, "tiles": ["R5"]}]  # as analysis.players plays a swap
+    assert describe(ev, "best turn", "en") == "swapping R5 for the okey"
+    assert describe(ev, "best turn", "tr") == "okeyi R5 ile değiştirmek"

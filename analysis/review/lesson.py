@@ -72,8 +72,8 @@ def describe(events: Sequence[dict[str, Any]], label: str, lang: str) -> str:
             parts.append(f"{_tiles(e.get('tiles', e.get('tile', '')))} işlemek" if tr
                          else f"laying off {_tiles(e.get('tiles', e.get('tile', '')))}")
         elif k == "swap":
-            parts.append(f"okeyi {_tiles(e.get('tile', ''))} ile değiştirmek" if tr
-                         else f"swapping {_tiles(e.get('tile', ''))} for the okey")
+            given = _tiles(e.get("tiles", e.get("tile", "")))  # a swap event gives "tiles" (S1, S2)
+            parts.append(f"okeyi {given} ile değiştirmek" if tr else f"swapping {given} for the okey")
         elif k == "takeback":
             parts.append("geri almak" if tr else "taking back")
     return ", ".join(parts) if parts else label
