@@ -38,8 +38,16 @@ def cmd_match(args: argparse.Namespace) -> int:
     with cluster_of(args) as cluster:  # one task per deal, summed here
         mapper = None if cluster is None else functools.partial(
             cluster.map, progress=sys.stderr.isatty(), desc="match", total=args.deals)
-        res = duplicate_match(bots[0], bots[1], variant=args.variant, rules=overrides, n=args.deals, seed=args.seed,
-                              jobs=args.jobs, mapper=mapper)
+        try:
+            deals_out = open(args.deals_out, "w", encoding="utf-8") if args.deals_out else None  # noqa: SIM115
+        except OSError as e:
+            raise UsageError(f"cannot write {args.deals_out}: {e.strerror or e}") from None
+        try:
+            res = duplicate_match(bots[0], bots[1], variant=args.variant, rules=overrides, n=args.deals,
+                                  seed=args.seed, jobs=args.jobs, mapper=mapper, out=deals_out)
+        finally:
+            if deals_out is not None:
+                deals_out.close()
     if args.json:
         print(json.dumps(res))
     else:
@@ -66,6 +74,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--seed", default="0", help="the same seed gives the same match")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--deals-out", metavar="FILE", help="also write each deal's scores as a JSON line, as it ends")
     add_cluster(p)
     return {"match": cmd_match}
 

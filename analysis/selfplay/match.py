@@ -10,11 +10,12 @@ the independent unit): mean of the per-deal means ± t × their standard error.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from .simulate import GameSpec, Player, play_game
 
@@ -122,10 +123,17 @@ def summarize(a: str, b: str, variant: str, results: Sequence[DealResult], secon
 
 
 def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | None = None, n: int = 100,
-          seed: int | str = 0, jobs: int = 1, mapper: Mapper | None = None) -> dict[str, Any]:
-    """A duplicate match of ``n`` deals: the summary ``istaka match --json`` prints."""
+          seed: int | str = 0, jobs: int = 1, mapper: Mapper | None = None,
+          out: IO[str] | None = None) -> dict[str, Any]:
+    """A duplicate match of ``n`` deals: the summary ``istaka match --json`` prints. ``out``: each
+    deal's scores as a JSON line, written as the deal ends (a long match can be read while it runs)."""
     t0 = time.perf_counter()
-    res = list(deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs, mapper=mapper))
+    res = []
+    for r in deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs, mapper=mapper):
+        res.append(r)
+        if out is not None:
+            out.write(json.dumps({"deal": r.deal, "a": list(r.a), "b": list(r.b), "refused": r.refused}) + "\n")
+            out.flush()
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
 
