@@ -26,8 +26,9 @@ from dashboard import review_data as rv
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
 
-# Turkish UI words that must not appear on an English page (whole words, any case)
-TURKISH = ("oyun", "oyuncu", "oyuncular", "açtı", "açmadı", "işledi", "işler", "adım", "tekrar", "hata", "hatalar",
+# Turkish UI words that must not appear on an English page (whole words, any case); "işler" is
+# left out: the rules' English titles call a tile that can be laid off an "işler tile"
+TURKISH = ("oyun", "oyuncu", "oyuncular", "açtı", "açmadı", "işledi", "adım", "tekrar", "hata", "hatalar",
            "maliyet", "eşik", "sayı", "taş", "taşlar", "deste", "sırada", "ceza", "toplam", "hepsi", "tarih",
            "incele", "kalan", "yok", "çekti", "attı", "bitirdi", "el", "kendi", "örnek", "çekişte", "ve", "ile")
 # English UI words that must not appear on a Turkish page
@@ -98,6 +99,10 @@ def test_plurals_and_a_gender_neutral_view_in_english() -> None:
     assert lines[0].startswith("within 1 draw:") and lines[1].startswith("within 3 draws:")
     assert lines[2].startswith("1 sample,")
     assert "their own view" in rv.t("chance", "en", name="Elif")
+    from dashboard.replay_view import describe
+
+    lay = describe({"type": "layoff", "seat": 1, "tiles": ["Y13"], "meld": 0}, ["A", "B", "C", "D"], "en")
+    assert lay == "lays off Y13 onto per #0"  # not "işler Y13 onto per 0"
     assert "his own" not in json.dumps(TABLES, ensure_ascii=False)
 
 
