@@ -271,8 +271,8 @@ def test_a_rule_link_shows_the_rule_in_place_and_survives_a_reload(site: dict[st
     _open(page, f"{site['url']}/rules?rule=X4&lang=en", TITLES["rules"][1])
     _no_errors(page, "rules X4")
     expect(page.locator("#X4")).to_be_attached()  # the anchor a link jumps to, in the full text
-    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding an işler taş")
+    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding a tile the table takes")
     page.reload(wait_until="domcontentloaded")
     _settle(page, TITLES["rules"][1])
     assert _params(page)["rule"] == "X4" and _params(page)["lang"] == "en"
-    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding an işler taş")
+    expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding a tile the table takes")

@@ -193,7 +193,7 @@ def test_rule_cells_and_app_links() -> None:
 
 def test_rule_blocks_and_titles_in_both_languages() -> None:
     assert rl.rule_ids("en") == rl.rule_ids("tr") and len(rl.rule_ids("en")) == len(EXPECTED)
-    assert rl.rule_title("X4", "en") == "Discarding an işler taş"
+    assert rl.rule_title("X4", "en") == "Discarding a tile the table takes"
     assert rl.rule_title("X4", "tr") == "İşler taş atmak"
     assert "| elden with an okey | −404 | 808 |" in (rl.rule_block("E6", "en") or "")
     assert rl.rule_block("X99", "en") is None and rl.rule_block("glossary", "en") is None
@@ -222,7 +222,7 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
 
 @pytest.mark.parametrize("lang,title,x4", [("tr", "Kurallar ve kayıt biçimi", "İşler taş atmak"),
-                                           ("en", "Rules and log format", "Discarding an işler taş")])
+                                           ("en", "Rules and log format", "Discarding a tile the table takes")])
 def test_rules_page_shows_the_linked_rule_first_in_the_pages_language(app: AppTest, lang: str, title: str,
                                                                       x4: str) -> None:
     at = ui.open_page(app, "rules", rule="X4", lang=lang)
@@ -235,7 +235,7 @@ def test_rules_page_shows_the_linked_rule_first_in_the_pages_language(app: AppTe
     assert first_x4 < full and '<a id="X4"></a>' in md[full]  # shown first, and in place
     assert f"**X4 — {x4}" in md[full]
     assert box is not None
-    other = "Discarding an işler taş" if lang == "tr" else "İşler taş atmak"
+    other = "Discarding a tile the table takes" if lang == "tr" else "İşler taş atmak"
     assert not any(other in m for m in md)  # one language only
     assert at.query_params.get("rule") in ("X4", ["X4"])
 
