@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard import i18n
 from dashboard import review_data as rv
+from dashboard import game_rules, rule_links
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -42,7 +43,8 @@ def _fields(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
-TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION}
+TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION,
+          "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))
