@@ -223,3 +223,20 @@ def test_a_swap_in_a_lesson_names_the_tiles_given_for_the_okey() -> None:
     ev = [{"type": "swap", "seat": 1, "meld": 2, "tiles": ["R5"]}]  # as analysis.players plays a swap
     assert describe(ev, "best turn", "en") == "swapping R5 for the okey"
     assert describe(ev, "best turn", "tr") == "okeyi R5 ile değiştirmek"
+
+
+def test_a_lesson_never_calls_a_move_the_best_when_it_is_only_within_the_noise() -> None:
+    from analysis.review import Choice
+
+    cands = [{"move": "discard R2", "expected": 9.7, "se": 23.2, "n": 7, "played": False,
+              "events": [{"type": "discard", "seat": 0, "tile": "R2"}]},
+             {"move": "discard K3", "expected": 28.0, "se": 16.2, "n": 7, "played": True,
+              "events": [{"type": "discard", "seat": 0, "tile": "K3"}]}]
+    c = Choice("discard", 5, 9, "discard K3", "discard R2", 28.0, 9.7, 20.0, 0.0, cands,
+               [{"type": "discard", "seat": 0, "tile": "K3"}])
+    assert sentence(c, "en") == ("No clear loss: discarding K3 (expected 28 points) is within the sampling noise of "
+                                 "the best-looking move, discarding R2 (expected 10 points).")
+    assert sentence(c, "tr").startswith("Belirgin bir kayıp yok: K3 atmak (beklenen 28 puan) ile en iyi görünen R2")
+    same = Choice("discard", 5, 9, "discard R2", "discard R2", 9.7, 9.7, 0.0, 0.0, cands[:1],
+                  [{"type": "discard", "seat": 0, "tile": "R2"}])
+    assert sentence(same, "en") == "The best move was played: discarding R2 (expected 10 points)."

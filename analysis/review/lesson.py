@@ -85,6 +85,11 @@ def sentence(c: Choice, lang: str = "en") -> str:
     best_events = c.best_events
     played = describe(c.played_events, c.played, lang)
     best = describe(best_events, c.best, lang)
+    if c.cost <= 0 and c.played != c.best:  # cost 0 within the noise: never called the best when it is not
+        return (f"Belirgin bir kayıp yok: {played} (beklenen {c.expected_played:.0f} puan) ile en iyi görünen "
+                f"{best} (beklenen {c.expected_best:.0f} puan) arasındaki fark örnekleme gürültüsünden küçük." if tr
+                else f"No clear loss: {played} (expected {c.expected_played:.0f} points) is within the sampling "
+                     f"noise of the best-looking move, {best} (expected {c.expected_best:.0f} points).")
     if c.cost <= 0:
         return (f"En iyi hamle oynandı: {played} (beklenen {c.expected_played:.0f} puan)." if tr
                 else f"The best move was played: {played} (expected {c.expected_played:.0f} points).")
