@@ -11,6 +11,7 @@ import streamlit as st
 from . import review_data as rv
 from .charts import PALETTE, _layout, player_colours
 from .i18n import t as tm
+from .rule_links import legend
 from .tiles_view import esc
 
 
@@ -57,3 +58,5 @@ def show(variant: str | None, players: Sequence[str], lang: str) -> None:
     a.plotly_chart(figs["agreement"], key="ch_rv_agreement")
     b.plotly_chart(figs["cost"], key="ch_rv_cost")
     st.plotly_chart(figs["categories"], key="ch_rv_categories")
+    if cites := legend([y for tr in figs["categories"].data for y in (tr.y if tr.y is not None else ())], lang):
+        st.caption(cites)  # the categories' rule IDs, named and linked to the Rules page

@@ -154,6 +154,18 @@ def link_rules_html(html: str, lang: str) -> str:
     return _outside(_HTML_SKIP, str(html), lambda part: RULE_RE.sub(sub, part))
 
 
+def cited(texts: Any) -> list[str]:
+    """The known rule IDs the ``texts`` mention (a range names both ends), in the rules' order."""
+    found = {g for x in texts for m in RULE_RE.finditer(str(x)) for g in (m.group(1), m.group(3)) if g}
+    return [r for r in rule_ids("en") if r in found]
+
+
+def legend(texts: Any, lang: str) -> str:
+    """A caption for a chart or a table whose labels cite rules (which a chart cannot link):
+    ``X3: Discarding an okey · X4: …``, each ID linked to the Rules page; empty when none."""
+    return link_rules(" · ".join(f"{r}: {rule_title(r, lang)}" for r in cited(texts)), lang)
+
+
 def rule_cell(value: Any, lang: str) -> str:
     """A table cell holding one rule ID as the Rules page's URL (for :func:`rule_column`); empty
     for no rule, the text itself when it is not a known ID."""

@@ -296,3 +296,12 @@ def test_import_errors_link_their_rule_column() -> None:
     cfg = uploads.errors_config("en")
     assert set(cfg) == {"Rule"}
     assert cfg["Rule"]["type_config"]["display_text"] == r"rule=([A-Z][0-9]+)"
+
+
+def test_a_charts_legend_names_and_links_the_rules_its_labels_cite() -> None:
+    labels = ["okey discarded (X3)", "opening taken back (X2, X7)", "these tiles (L1-L3, O4)", "no rule", "X99"]
+    assert rl.cited(labels) == ["O4", "L1", "L3", "X2", "X3", "X7"]  # the rules' order, range ends included
+    en = rl.legend(labels, "en")
+    assert en.startswith("[O4](rules?rule=O4&lang=en): After a pairs opening · [L1](rules?rule=L1&lang=en): ")
+    assert "[X3](rules?rule=X3&lang=en): Discarding an okey" in en
+    assert rl.legend(["nothing here"], "tr") == ""

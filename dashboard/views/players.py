@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboard import charts, data, url_state
 from dashboard.i18n import t
-from dashboard.rule_links import link_rules, rule_ids, rule_title
+from dashboard.rule_links import legend
 
 lang = data.lang()
 st.title(t("players_title", lang))
@@ -50,9 +50,8 @@ a, b, c = st.columns(3)
 a.plotly_chart(figs["openings"], key="ch_openings")
 b.plotly_chart(figs["finishes"], key="ch_finishes")
 c.plotly_chart(figs["penalties"], key="ch_penalties")
-_pen_rules = [str(tr.name) for tr in figs["penalties"].data if tr.name in rule_ids()]
-if _pen_rules:  # the legend's rule IDs, each linked to its rule on the Rules page
-    c.caption(link_rules(" · ".join(f"{r}: {rule_title(r, lang)}" for r in _pen_rules), lang))
+if _rules := legend([tr.name for tr in figs["penalties"].data], lang):
+    c.caption(_rules)  # the chart's rule IDs named, each linked to its rule on the Rules page
 
 from dashboard import review_charts  # noqa: E402  (the move review: accuracy and mistake trends)
 
