@@ -249,6 +249,12 @@ def test_rules_page_jump_changes_the_rule_and_the_url(app: AppTest) -> None:
     assert at.query_params.get("rule") in ("E8", ["E8"])
 
 
+def test_rules_page_reads_a_lowercase_rule(app: AppTest) -> None:
+    at = ui.open_page(app, "rules", rule="o8", lang="tr")
+    assert at.selectbox(key="rules_pick").value == "O8" and not at.warning
+    assert any("**O8 — Siler.**" in m.value for m in at.markdown)
+
+
 def test_rules_page_refuses_an_unknown_rule_and_opens_the_log_format(app: AppTest) -> None:
     at = ui.open_page(app, "rules", rule="Z9<b>", lang="tr")
     assert at.warning and "Z9<b>" in at.warning[0].value and "T1" in at.warning[0].value

@@ -54,6 +54,8 @@ if doc == "log":
 
 ids = list(rl.rule_ids(lang))
 asked = st.query_params.get("rule")
+if asked and asked not in ids and asked.strip().upper() in ids:  # ?rule=x4 is X4
+    asked = st.query_params["rule"] = asked.strip().upper()
 _from_url("rules_pick", "rule", ids)
 pick = st.selectbox(tr("rules_jump", lang), [None] + ids, key="rules_pick",
                     format_func=lambda r: tr("rules_pick_none", lang) if r is None
