@@ -26,6 +26,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_result": ("Sonuç", "Result"),
     "all": ("Hepsi", "All"),
     "games_count": ("{n} oyun ({total} içinden)", "{n} games (of {total})"),
+    "games_count_one": ("1 oyun ({total} içinden)", "1 game (of {total})"),
     "no_games": ("Filtreye uyan oyun yok.", "No game matches the filters."),
     "pick_game": ("Oyun", "Game"),
     "upload": ("Oyun kaydı yükle (.jsonl / .jsonl.gz)", "Upload game logs (.jsonl / .jsonl.gz)"),
@@ -68,6 +69,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "okey": ("Okey", "Okey"),
     "deck": ("Deste", "Deck"),
     "deck_count": ("{n} taş", "{n} tiles"),
+    "deck_count_one": ("1 taş", "1 tile"),
     "table": ("Masa", "Table"),
     "no_melds": ("Masada per yok", "No per on the table yet"),
     "discards": ("Atılanlar", "Discards"),
@@ -152,6 +154,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lab_too_many": ("{tiles}: 106 taşlık takımda olandan fazla (gösterge {ind} de onlardan biri) [T1]",
                      "{tiles}: more copies than the 106-tile set holds (the gösterge {ind} is one of them) [T1]"),
     "lab_count": ("{n} taş", "{n} tiles"),
+    "lab_count_one": ("1 taş", "1 tile"),
     "lab_share": ("Paylaşılabilir bağlantı", "Shareable link"),
     "lab_empty": ("Istakaya taş ekleyin.", "Add tiles to the rack."),
     # players page
@@ -192,8 +195,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "new_games_one": ("Yeni yüklenen oyun:", "Newly uploaded game:"),
     "import_line": (("{files} dosya, {games} oyun: {stored} kaydedildi, {unchanged} değişmedi, {conflicts} çakışma, "
                      "{invalid} geçersiz, {failed} okunamadı"),
-                    ("{files} files, {games} games: {stored} stored, {unchanged} unchanged, {conflicts} conflicts, "
-                     "{invalid} invalid, {failed} failed")),
+                    ("files: {files}, games: {games} — stored {stored}, unchanged {unchanged}, conflicts {conflicts}, "
+                     "invalid {invalid}, failed {failed}")),
     "col_what": ("", ""),
     "col_count": ("Sayı", "Count"),
     "sum_files": ("Dosya", "Files"),
@@ -227,6 +230,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "pick_black": ("Siyah", "Black"),
     "lab_too_long": ("{n} taş yazıldı; bir ıstakada en çok {max} taş olur.",
                      "{n} tiles typed; a rack holds at most {max}."),
+    "lab_slow": ("Çözücü {s:g} saniyede bitiremedi (laboratuvarın süre sınırı); daha az taşla deneyin.",
+                 "The solver did not finish within {s:g} s (the lab's time budget); try fewer tiles."),
     "lab_bad_tile": ("Okunamayan taş: {tiles} (gösterim: R1 Y2 B3 K4 J; renkler R, Y, B, K; sayılar 1–13)",
                      "Cannot read: {tiles} (notation: R1 Y2 B3 K4 J; colours R, Y, B, K; numbers 1–13)"),
     "lab_siler_points": ("Siler: {v} sayıyla açmak (≥{s}) puandan {u} siler (O8).",
@@ -265,6 +270,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_button_again": ("Derin incelemeyi yeniden yap", "Run the deep review again"),
     "dv_running": ("Derin inceleme: {i} / {n} sıra", "Deep review: {i} / {n} turns"),
     "dv_done": ("Derin inceleme bitti: {n} karar değerlendirildi.", "Deep review done: {n} decisions graded."),
+    "dv_done_one": ("Derin inceleme bitti: 1 karar değerlendirildi.", "Deep review done: 1 decision graded."),
     "dv_failed": ("Derin inceleme yapılamadı: {msg}", "The deep review failed: {msg}"),
     "dv_none": ("Bu oyunun derin incelemesi yok: düğmeyle başlat (11 ellik bir oyun yaklaşık yarım dakika sürer).",
                 "This game has no deep review yet: start one with the button (about half a minute for an "
@@ -321,8 +327,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_replay_title": ("Değerlendiricinin ilk üç kararı ({name})", "The evaluator's top three decisions ({name})"),
     "dv_replay_stored": ("Bu oyunun derin incelemesinden (kayıtlı).", "From this game's deep review (stored)."),
     "dv_replay_evaluating": ("Değerlendiriliyor…", "Evaluating…"),
+    "dv_replay_precise": ("Daha kesin değerlendir ({s:g} sn)", "Evaluate more precisely ({s:g} s)"),
     "dv_replay_live": ("Şimdi değerlendirildi, {name} kendi gördüğüyle ({kind}): {n} dünya.",
                        "Evaluated now from {name}'s own view ({kind}): {n} worlds."),
+    "dv_replay_live_one": ("Şimdi değerlendirildi, {name} kendi gördüğüyle ({kind}): 1 dünya.",
+                           "Evaluated now from {name}'s own view ({kind}): 1 world."),
     "dv_replay_only": ("Tek yasal hamle var: seçilecek bir karar yok.", "Only one legal move: no decision to make."),
     "dv_replay_none": ("Bu adımda karar yok.", "No decision at this step."),
 }

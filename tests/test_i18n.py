@@ -94,6 +94,16 @@ def test_every_reason_of_the_practice_grader_is_translated() -> None:
         assert rv.reason(r, "tr") != r and rv.reason(r, "en") != r
 
 
+@pytest.mark.parametrize("name", ["i18n", "review"])
+def test_an_english_count_has_its_singular(name: str) -> None:
+    """ "{n} games" needs a "1 game" form (``<key>_one``), or the page says "1 games"."""
+    table = TABLES[name]
+    for key, (_, en) in table.items():
+        if re.search(r"(?<!/ )\{n\}\s+\w+s\b", en) and key != "lab_too_long":  # that one: n > 22
+            assert key + "_one" in table, key
+            assert "{n}" not in table[key + "_one"][1], key
+
+
 def test_plurals_and_a_gender_neutral_view_in_english() -> None:
     assert i18n.t("new_games", "en", n=1) == "Newly uploaded game:"
     lines = rv.chance_lines({"rows": [{"draws": 1, "p": .5, "se": .1}, {"draws": 3, "p": .7, "se": .1}],
