@@ -164,9 +164,9 @@ class Sim:
             return False
         c[t] += 1
         try:
-            if sum(c) > 7:
+            if not c[WILD] and sum(c) > 7:
                 v0, _ = natural_partition(c)
-                if v0 + _WILD_GAIN * c[WILD] < self._thr(p, 1):
+                if v0 < self._thr(p, 1):
                     return False
             part = partition(c[:52], c[52])
             if part.tiles_left == 0:
@@ -204,9 +204,9 @@ class Sim:
         c = self.racks[p]
         r = self.r
         if self.opened[p] == 0:
-            if sum(c) > 7:
+            if not c[WILD] and sum(c) > 7:  # without okeys the natural partition is the quick one
                 v0, left = natural_partition(c)
-                if v0 + _WILD_GAIN * c[WILD] < self._thr(p, 1) and not self._pairs_open(p, took):
+                if v0 < self._thr(p, 1) and not self._pairs_open(p, took):
                     if took >= 0:  # P2: could not open with it: give it back and draw
                         c[took] -= 1
                         x = self.deck[self.dp]
@@ -343,18 +343,20 @@ class Sim:
                     changed = True
 
     def choose_discard(self, p: int, loose: list[int] | None) -> int:
+        """The least useful tile: no lay-off-able tile (X4), outside the melds being built, few
+        neighbours (the ``solver`` heuristic's order); low first while unopened, high once opened."""
         c = self.racks[p]
-        opened = self.opened[p] != 0
-        cz = self.r.cezali
+        sign = -1 if self.opened[p] != 0 else 1
+        x4 = 1_000_000 if self.r.cezali else 0
         fit = self.fit
         best = -1
-        bkey = None
+        bkey = 1 << 60
         for f in range(52):
-            if not c[f]:
+            k = c[f]
+            if not k:
                 continue
             n = f % 13
-            b = f - n
-            use = 0
+            use = 1 if k >= 2 else 0
             if n >= 1 and c[f - 1]:
                 use += 3
             if n >= 2 and c[f - 2]:
@@ -363,14 +365,13 @@ class Sim:
                 use += 3
             if n <= 10 and c[f + 2]:
                 use += 1
-            for oc in range(4):
-                if oc * 13 != b and c[oc * 13 + n]:
-                    use += 2
-            if c[f] >= 2:
-                use += 1
-            key = (1 if cz and fit[f] >= 0 else 0, 0 if (loose is None or loose[f]) else 1, use,
-                   -n if opened else n)
-            if bkey is None or key < bkey:
+            g = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0) - 1
+            key = use * 100 + 2 * g * 100 + 50 + sign * n
+            if fit[f] >= 0:
+                key += x4
+            if loose is not None and not loose[f]:
+                key += 100_000
+            if key < bkey:
                 bkey, best = key, f
         return WILD if best < 0 else best
 
@@ -470,26 +471,41 @@ def _runs(m: int) -> int:
     return x | (x << 1) | (x << 2)
 
 
+_MASKS: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+
+def _colour_runs(key: tuple[int, ...]) -> tuple[int, int, int]:
+    """(first pass run bits, second pass run bits, value) of one colour's 13 counts."""
+    m1 = m2 = 0
+    for n in range(13):
+        k = key[n]
+        if k:
+            m1 |= 1 << n
+            if k > 1:
+                m2 |= 1 << n
+    r1 = _runs(m1)
+    r2 = _runs((m2 & r1) | (m1 & ~r1)) if r1 else 0
+    out = (r1, r2, _VSUM[r1] + _VSUM[r2])
+    if len(_MASKS) < 300_000:
+        _MASKS[key] = out
+    return out
+
+
 def _take_runs(cc: list[int]) -> int:
     v = 0
     for b in (0, 13, 26, 39):
-        m1 = m2 = 0
-        for n in range(13):
-            k = cc[b + n]
-            if k:
-                m1 |= 1 << n
-                if k > 1:
-                    m2 |= 1 << n
-        r1 = _runs(m1)
+        key = tuple(cc[b:b + 13])
+        got = _MASKS.get(key)
+        if got is None:
+            got = _colour_runs(key)
+        r1, r2, val = got
         if not r1:
             continue
-        r2 = _runs((m2 & r1) | (m1 & ~r1))
-        v += _VSUM[r1] + _VSUM[r2]
+        v += val
+        both = r1 | r2
         for n in range(13):
-            if r1 >> n & 1:
-                cc[b + n] -= 1
-            if r2 >> n & 1:
-                cc[b + n] -= 1
+            if both >> n & 1:
+                cc[b + n] -= (r1 >> n & 1) + (r2 >> n & 1)
     return v
 
 
@@ -497,12 +513,19 @@ def _take_groups(cc: list[int]) -> int:
     v = 0
     for n in range(12, -1, -1):
         for _ in range(2):
-            cols = [b + n for b in (0, 13, 26, 39) if cc[b + n]]
-            if len(cols) < 3:
+            a, b, c, d = cc[n], cc[13 + n], cc[26 + n], cc[39 + n]
+            k = (a > 0) + (b > 0) + (c > 0) + (d > 0)
+            if k < 3:
                 break
-            for i in cols:
-                cc[i] -= 1
-            v += (n + 1) * len(cols)
+            if a:
+                cc[n] = a - 1
+            if b:
+                cc[13 + n] = b - 1
+            if c:
+                cc[26 + n] = c - 1
+            if d:
+                cc[39 + n] = d - 1
+            v += (n + 1) * k
     return v
 
 
@@ -516,9 +539,6 @@ def natural_partition(c: list[int]) -> tuple[int, list[int]]:
     vb = _take_groups(b)
     vb += _take_runs(b)
     return (vb, b) if vb > va else (va, a)
-
-
-_WILD_GAIN = 39  # the most one okey adds to the quick finder's value (a group of 13s)
 
 
 def _connected(c: list[int], t: int) -> bool:

@@ -17,6 +17,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from analysis.evaluate import Evaluation, ExpertBot
+from analysis.players import View
+
 from .simulate import GameSpec, Player, play_game
 
 # two-sided 97.5% quantiles of Student's t for small samples; the normal one beyond
@@ -53,6 +56,9 @@ class DealResult:
     a: tuple[int, ...]  # A's hand score in seat k (A alone in seat k)
     b: tuple[int, ...]  # the all-B table's hand score in seat k
     refused: int = 0  # bot moves the engine refused over the five tables
+    # the evaluator's expected score at each decision A acted on, per seat (calibration; empty
+    # when A does not evaluate)
+    pred: tuple[tuple[float, ...], ...] = ()
 
 
 def _hand_scores(spec: GameSpec) -> tuple[tuple[int, ...], int]:
@@ -79,13 +85,25 @@ def play_deal(args: tuple[str, str, str, Mapping[str, Any] | None, str, int]) ->
 
     base, refused = _hand_scores(spec((b,) * 4))
     mine = []
+    preds: list[tuple[float, ...]] = []
     for k in range(4):
         bots = [b] * 4
         bots[k] = a
-        sc, n = _hand_scores(spec(bots))
+        got: list[float] = []
+
+        def sink(v: View, what: str, e: Evaluation, k: int = k, got: list[float] = got) -> None:
+            if v.seat == k:
+                got.append(e.mean)
+
+        old, ExpertBot.sink = ExpertBot.sink, sink
+        try:
+            sc, n = _hand_scores(spec(bots))
+        finally:
+            ExpertBot.sink = old
         refused += n
         mine.append(sc[k])
-    return DealResult(deal, tuple(mine), base, refused)
+        preds.append(tuple(got))
+    return DealResult(deal, tuple(mine), base, refused, tuple(preds) if any(preds) else ())
 
 
 Mapper = Callable[[Callable[[Any], DealResult], Sequence[Any]], Iterable[DealResult]]
@@ -132,7 +150,10 @@ def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | No
     for r in deals_of(a, b, variant=variant, rules=rules, n=n, seed=seed, jobs=jobs, mapper=mapper):
         res.append(r)
         if out is not None:
-            out.write(json.dumps({"deal": r.deal, "a": list(r.a), "b": list(r.b), "refused": r.refused}) + "\n")
+            line = {"deal": r.deal, "a": list(r.a), "b": list(r.b), "refused": r.refused}
+            if r.pred:
+                line["pred"] = [[round(x, 2) for x in p] for p in r.pred]
+            out.write(json.dumps(line) + "\n")
             out.flush()
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
