@@ -92,6 +92,15 @@ def goto(page: str, **values: Any) -> None:
     st.switch_page(data.PAGE_REF.get(page, f"views/{page}.py"))
 
 
+def clicked_row(event: Any) -> int | None:
+    """The row a click picked in a data frame drawn with ``selection_mode=["single-row",
+    "single-cell"]`` (its box or any cell of it), or None."""
+    if event is None:
+        return None
+    rows = list(event.selection.rows) or [int(c[0]) for c in event.selection.cells]
+    return int(rows[0]) if rows else None
+
+
 def one_of(options: Sequence[Any]) -> Parse:
     """A parser that accepts only one of ``options`` (compared as text)."""
     by_text = {str(o): o for o in options}

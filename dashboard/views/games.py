@@ -79,9 +79,9 @@ if len(df):
     st.caption(t("games_click", lang))
     pick = st.dataframe(view, key="games_table", on_select="rerun", selection_mode=["single-row", "single-cell"],
                         hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
-    rows = (list(pick.selection.rows) or [int(c[0]) for c in pick.selection.cells]) if pick is not None else []
-    if rows:
-        url_state.goto("replay", game=str(df["game"].iloc[rows[0]]), hand=None, step=0)
+    row = url_state.clicked_row(pick)
+    if row is not None:
+        url_state.goto("replay", game=str(df["game"].iloc[row]), hand=None, step=0)
 else:
     st.info(t("no_games", lang))
 

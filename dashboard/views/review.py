@@ -74,9 +74,9 @@ else:
                                       tr("col_cost", lang): st.column_config.ProgressColumn(
                            tr("col_cost", lang), format="%d", min_value=0,
                            max_value=int(max(ms["cost"].max(), 1)))})
-    rows = (list(sel.selection.rows) or [int(c[0]) for c in sel.selection.cells]) if sel is not None else []
-    if rows:  # a click anywhere in a row opens the Replay at that step
-        r = ms.iloc[rows[0]]
+    row = url_state.clicked_row(sel)
+    if row is not None:  # a click anywhere in a row opens the Replay at that step
+        r = ms.iloc[row]
         url_state.goto("replay", game=game, hand=int(r["hand"]), step=int(r["step"]), seat=int(r["seat"]))
     cats = sorted(set(ms["category"]))
     st.markdown("".join(
