@@ -40,6 +40,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     x.add_argument("--partition", metavar="KEYS",
                    help="a Parquet lake instead: DIR/<table>/variant=.../month=.../*.parquet, hive-partitioned "
                    "by these keys (variant, month, year, site), readable with ISTAKA_DB=DIR")
+    x.add_argument("--append", action="store_true",
+                   help="with --partition: add this database to the lake DIR as a shard (other games; its game "
+                   "and import numbers follow the lake's) instead of replacing it")
     x.add_argument("--db", help=db_help)
     return {"import": busy(cmd_import), "errors": busy(cmd_errors), "export": busy(cmd_export)}
 
@@ -117,9 +120,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         keys = parse_partition(args.partition) if args.partition else None
     except StoreError as err:
         raise UsageError(str(err)) from None
+    if args.append and keys is None:
+        raise UsageError("--append adds to a Parquet lake: give --partition KEYS too")
     con = _connect(args, read_only=True)
     try:
-        paths = export_parquet(con, args.parquet) if keys is None else export_lake(con, args.parquet, keys)
+        if keys is None:
+            paths = export_parquet(con, args.parquet)
+        else:
+            paths = export_lake(con, args.parquet, keys, append=args.append)
     except StoreError as err:
         raise UsageError(str(err)) from None
     finally:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -61,49 +63,115 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 
 def export_lake(con: duckdb.DuckDBPyConnection, directory: str | Path,
-                partition: Sequence[str] = ("variant", "month")) -> list[Path]:
+                partition: Sequence[str] = ("variant", "month"), append: bool = False) -> list[Path]:
     """Write every table of the store under DIR/<table>/ (hive-partitioned) and the manifest.
 
-    DIR must be empty, missing, or an earlier lake (whose tables are replaced). Returns the
-    table directories written.
+    DIR must be empty, missing, or an earlier lake, whose tables are replaced. ``append`` adds
+    this database to the lake instead, as a shard: new files beside the old ones, its game and
+    import numbers (``gid``, ``import_id``) moved past the lake's, so that several DuckDB files,
+    each with its own single writer, make one archive. Returns the table directories written.
     """
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise StoreError(f"{d} is a file; give a directory for the Parquet lake")
     if d.is_dir() and any(d.iterdir()) and not is_lake(d):
         raise StoreError(f"{d} is not empty and holds no Parquet lake ({MANIFEST}); give a new directory")
-    old: dict[str, object] = json.loads((d / MANIFEST).read_text()) if is_lake(d) else {}
-    for t in old.get("tables", {}):  # type: ignore[union-attr]
-        if (d / t).is_dir() and "/" not in t and t not in ("", ".", ".."):
+    old: dict[str, Any] = json.loads((d / MANIFEST).read_text(encoding="utf-8")) if is_lake(d) else {}
+    if append and old:
+        return _append(con, d, old, list(partition))
+    for t in old.get("tables", {}):
+        if t.isidentifier() and (d / t).is_dir():
             shutil.rmtree(d / t)
     d.mkdir(parents=True, exist_ok=True)
     tables = [r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
         "AND table_type = 'BASE TABLE' ORDER BY table_name").fetchall()]
-    manifest: dict[str, object] = {"format": LAKE_FORMAT, "schema_version": schema_version(con),
-                                   "partition": list(partition), "exported_at": datetime.now().isoformat(),
-                                   "tables": {}}
+    manifest: dict[str, Any] = {"format": LAKE_FORMAT, "schema_version": schema_version(con),
+                                "partition": list(partition), "exported_at": datetime.now().isoformat(),
+                                "tables": {}, "shards": [{"name": "data", "appended_at": datetime.now().isoformat()}]}
     out = []
     for t in tables:
         cols = _columns(con, t)
-        target = d / t
-        target.mkdir()
         keys = list(partition) if ("game" in cols and t not in UNPARTITIONED) else []
-        if keys and con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] == 0:
-            keys = []  # an empty table has no partition to write: one empty file keeps its columns
-        if keys:
-            own = [k for k in keys if k in cols]
-            body = ", ".join(f"t.{c}" for c in cols if c not in own)
-            parts = ", ".join(f"{PARTITION_KEYS[k]} AS {k}" for k in keys)
-            sql = (f"SELECT {body}, {parts} FROM {t} t LEFT JOIN "
-                   f"(SELECT game, variant, started, site FROM games) g ON g.game = t.game")
-            con.sql(sql).write_parquet(str(target), partition_by=keys)
-        else:
-            con.table(t).write_parquet(str(target / "data_0.parquet"))
-        manifest["tables"][t] = {"columns": cols, "partition": keys}  # type: ignore[index]
-        out.append(target)
+        (d / t).mkdir()
+        _write_table(con, t, cols, keys, d / t, {}, "data")
+        manifest["tables"][t] = {"columns": cols, "partition": keys}
+        out.append(d / t)
     manifest["views"] = [r[0] for r in con.execute(
         "SELECT sql FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' ORDER BY view_name").fetchall()]
+    (d / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return out
+
+
+NUMBERED = ("gid", "import_id")  # numbers a database counts from 1: moved past the lake's on append
+NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"  # what DuckDB writes, and reads back, for a NULL key
+
+
+def _write_table(con: duckdb.DuckDBPyConnection, t: str, cols: list[str], keys: list[str], target: Path,
+                 shift: dict[str, int], name: str) -> None:
+    """One table's rows as Parquet files named ``name``_* under ``target`` (``keys``: hive-partitioned
+    by its rows' games). Table and column names come from the database, never from a user."""
+    own = [k for k in keys if k in cols]
+    body = ", ".join(f"t.{c} + {int(shift[c])} AS {c}" if c in shift else f"t.{c}" for c in cols if c not in own)
+    if not keys:
+        con.sql(f"SELECT {body} FROM {t} t").write_parquet(str(target / f"{name}.parquet"))
+        return
+    parts = ", ".join(f"{PARTITION_KEYS[k]} AS {k}" for k in keys)
+    rel = con.sql(f"SELECT {body}, {parts} FROM {t} t LEFT JOIN "
+                  f"(SELECT game, variant, started, site FROM games) g ON g.game = t.game")
+    if con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] == 0:
+        # no partition to write: one empty file under NULL keys keeps the columns readable
+        empty = target.joinpath(*(f"{k}={NULL_PARTITION}" for k in keys))
+        empty.mkdir(parents=True, exist_ok=True)
+        con.sql(f"SELECT {body} FROM {t} t").write_parquet(str(empty / f"{name}.parquet"))
+        return
+    rel.write_parquet(str(target), partition_by=keys, append=True, filename_pattern=f"{name}_{{uuid}}")
+
+
+def _append(con: duckdb.DuckDBPyConnection, d: Path, manifest: dict[str, Any], partition: list[str]) -> list[Path]:
+    """Add this database to the lake ``d`` as a shard (see :func:`export_lake`)."""
+    if manifest.get("partition") != partition:
+        raise StoreError(f"the lake {d} is partitioned by {','.join(manifest.get('partition', []))}: append with "
+                         f"the same --partition")
+    lake = open_lake(d)
+    try:
+        shift = {c: int(lake.execute(f"SELECT coalesce(max({c}), 0) FROM {t}").fetchall()[0][0])
+                 for c, t in (("gid", "games"), ("import_id", "imports"))}
+        ours = [r[0] for r in con.execute("SELECT game FROM games").fetchall()]
+        clash = lake.execute("SELECT count(*) FROM games WHERE game IN (SELECT unnest(?::VARCHAR[]))",
+                             [ours]).fetchall()[0][0]
+        # keyed by their first column (a name, a migration number): each is written once
+        shared = {t: {r[0] for r in lake.execute(f"SELECT * FROM {t}").fetchall()}
+                  for t in ("players", "schema_migrations") if t in manifest["tables"]}
+    finally:
+        lake.close()
+    if clash:
+        raise StoreError(f"{clash} games of this database are in the lake {d} already: shards must hold different "
+                         f"games (split the archive by site or by month)")
+    name = f"shard_{uuid.uuid4().hex[:12]}"
+    out = []
+    for t, spec in manifest["tables"].items():
+        if not t.isidentifier():
+            raise StoreError(f"{d}: table name {t!r} in {MANIFEST}")
+        cols = _columns(con, t)
+        if cols != spec["columns"]:
+            raise StoreError(f"table {t} has other columns here than in the lake {d} (schema versions differ): "
+                             f"open this database with this version of istaka first, then append")
+        if con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] == 0:
+            continue
+        if t in shared:  # players and migrations that every shard has are written once
+            import pyarrow as pa
+
+            tbl = con.sql(f"SELECT * FROM {t}").to_arrow_table()
+            new = [key not in shared[t] for key in tbl.column(0).to_pylist()]
+            if not any(new):
+                continue
+            con.from_arrow(tbl.filter(pa.array(new))).write_parquet(str(d / t / f"{name}.parquet"))
+        else:
+            _write_table(con, t, cols, list(spec.get("partition") or []), d / t,
+                         {c: shift[c] for c in NUMBERED if c in cols}, name)
+        out.append(d / t)
+    manifest["shards"] = [*manifest.get("shards", []), {"name": name, "appended_at": datetime.now().isoformat()}]
     (d / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return out
 
