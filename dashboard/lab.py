@@ -18,6 +18,11 @@ except ImportError:
 
 
 MAX_RACK = max(r.dealt_starter for r in PRESETS.values())  # the starter's dealt rack is the largest
+BUDGET = 5.0  # seconds the page waits for the solver (with MAX_RACK tiles it takes milliseconds)
+
+
+class LabTimeout(RuntimeError):
+    """The solver did not answer within :data:`BUDGET`."""
 
 
 @dataclass
@@ -26,12 +31,13 @@ class ParsedRack:
     error: tuple[str, dict[str, Any]] | None = None  # an i18n key and its fields
 
 
-def parse_rack(text: str, indicator: Tile) -> ParsedRack:
-    """Tiles from notation; no more tiles than a dealt rack holds, no tile more often than the set
-    holds, the gösterge's copy counted (T1, T2). Errors are i18n keys with their fields."""
+def parse_rack(text: str, indicator: Tile, most: int = MAX_RACK) -> ParsedRack:
+    """Tiles from notation; no more tiles than a dealt rack holds (``most``: the preset's, D1), no
+    tile more often than the set holds, the gösterge's copy counted (T1, T2). Errors are i18n
+    keys with their fields."""
     words = text.replace(",", " ").split()
-    if len(words) > MAX_RACK:
-        return ParsedRack([], ("lab_too_long", {"n": len(words), "max": MAX_RACK}))
+    if len(words) > most:
+        return ParsedRack([], ("lab_too_long", {"n": len(words), "max": most}))
     tiles, bad = [], []
     for w in words:
         try:
@@ -83,6 +89,27 @@ def _plain(x: Any) -> Any:
 @st.cache_data(show_spinner=False, max_entries=512)
 def _best(rack: tuple[str, ...], indicator: str, variant: str, threshold: int | None,
           take: str | None) -> dict[str, Any]:
+    """The solver's answer within :data:`BUDGET` seconds (a timeout raises and is not cached)."""
+    import concurrent.futures
+
+    fut = _POOL.submit(_solve, rack, indicator, variant, threshold, take)
+    try:
+        return fut.result(timeout=BUDGET)
+    except concurrent.futures.TimeoutError:
+        raise LabTimeout(f"no answer within {BUDGET:g} s") from None
+
+
+def _pool() -> Any:
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="istaka-lab")
+
+
+_POOL = _pool()
+
+
+def _solve(rack: tuple[str, ...], indicator: str, variant: str, threshold: int | None,
+           take: str | None) -> dict[str, Any]:
     assert _solver is not None
     rules = PRESETS[variant]
     tiles = [Tile.parse(x) for x in rack]
@@ -95,7 +122,8 @@ def _best(rack: tuple[str, ...], indicator: str, variant: str, threshold: int | 
 
 def best_openings(rack: list[Tile], indicator: Tile, variant: str, *, threshold: int | None = None,
                   take: Tile | None = None) -> dict[str, Any] | None:
-    """The best points and pairs openings for a bare rack; None when the solver is missing."""
+    """The best points and pairs openings for a bare rack; None when the solver is missing.
+    :class:`LabTimeout` when the solver takes longer than :data:`BUDGET` (a link is any input)."""
     if _solver is None:
         return None
     return _best(tuple(str(x) for x in rack), str(indicator), variant, threshold, str(take) if take else None)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from analysis.game import HandState, TableMeld
 from analysis.game import COLOURS, Placed, Tile
 
+from .i18n import md_plain
 from .i18n import t as tr
 from .rule_links import link_rules_html
 
@@ -80,9 +81,22 @@ CSS = """
 """
 
 
+_LINES = str.maketrans({"\n": " ", "\r": " "})
+
+
 def esc(text: object) -> str:
-    """HTML-escape any value taken from a log or a user (names, ids, reasons)."""
-    return html.escape(str(text), quote=True)
+    """HTML-escape any value taken from a log or a user (names, ids, reasons), for HTML blocks.
+    Line breaks become spaces (as HTML shows them), so a value cannot end the HTML block and be
+    read as Markdown after it. Text going into Markdown takes :func:`md_text`."""
+    return html.escape(str(text), quote=True).translate(_LINES)
+
+
+def md_text(text: object) -> str:
+    """Text from a log or a user where Streamlit reads Markdown (st.markdown, st.error, captions,
+    headings): HTML-escaped and every Markdown character escaped, so a player named
+    ``![x](http://...)`` or ``[click](http://...)`` shows as those characters, never an image or
+    a link. The one function for such text on every page."""
+    return md_plain(esc(text))
 
 
 def tile_html(tile: Tile, okey: Tile | None = None, *, small: bool = False, stands_for: Tile | None = None,

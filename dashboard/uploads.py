@@ -17,6 +17,7 @@ from analysis.store import queries
 from . import data
 from .i18n import t
 from .rule_links import rule_cell, rule_column
+from .tiles_view import md_text
 
 LIMIT_MB = 50  # per file; a site's export is split into files well below this
 
@@ -30,9 +31,9 @@ class Message:
 def check(name: str, size: int, lang: str) -> str | None:
     """Why an upload is refused (wrong name or too big), or None."""
     if not name.endswith((".jsonl", ".jsonl.gz")):
-        return t("upload_bad_name", lang, name=name)
+        return t("upload_bad_name", lang, name=md_text(name))
     if size > LIMIT_MB * 1024 * 1024:
-        return t("upload_too_big", lang, name=name, size=round(size / 1024 / 1024, 1), limit=LIMIT_MB)
+        return t("upload_too_big", lang, name=md_text(name), size=round(size / 1024 / 1024, 1), limit=LIMIT_MB)
     return None
 
 

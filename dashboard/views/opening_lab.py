@@ -14,7 +14,7 @@ from dashboard import data, lab
 from dashboard.i18n import t
 from dashboard.replay_view import opening_html
 from dashboard.rule_links import link_rules
-from dashboard.tiles_view import esc, rack_html, tile_html
+from dashboard.tiles_view import esc, md_text, rack_html, tile_html
 
 lang = data.lang()
 st.title(t("lab_title", lang))
@@ -80,9 +80,10 @@ with st.expander(t("lab_picker", lang), expanded=False):
         if colour == "R":
             cols[13].button("☘ J", key="pick_J", on_click=_add, args=("J",), width="stretch")
 
-parsed = lab.parse_rack(_rack_text(), indicator)
+parsed = lab.parse_rack(_rack_text(), indicator, rules.dealt_starter)
 if parsed.error:
-    st.error(link_rules(t(parsed.error[0], lang, **parsed.error[1]), lang))
+    fields = {k: md_text(v) if isinstance(v, str) else v for k, v in parsed.error[1].items()}  # typed text
+    st.error(link_rules(t(parsed.error[0], lang, **fields), lang))
     st.stop()
 rack = parsed.tiles
 st.markdown(f'<div class="ist-plain"><div class="lbl">{esc(t("lab_count", lang, n=len(rack)))} · '
@@ -94,7 +95,11 @@ if not rack:
     st.stop()
 
 take = None if take_text in (None, "—") else Tile.parse(take_text)
-result = lab.best_openings(rack, indicator, variant, threshold=threshold, take=take)
+try:
+    result = lab.best_openings(rack, indicator, variant, threshold=threshold, take=take)
+except lab.LabTimeout:
+    st.warning(t("lab_slow", lang, s=lab.BUDGET))
+    st.stop()
 if result is None:
     st.warning(t("solver_missing", lang))
     st.stop()

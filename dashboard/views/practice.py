@@ -12,7 +12,7 @@ from dashboard import data, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
 from dashboard.rule_links import link_rules
-from dashboard.tiles_view import esc, meld_html, notation_row, rack_html, sort_key, tile_html
+from dashboard.tiles_view import esc, md_text, meld_html, notation_row, rack_html, sort_key, tile_html
 
 lang = data.lang()
 tr = rv.t
@@ -52,16 +52,16 @@ row = pos.iloc[idx]
 game, ord_, seat, step = str(row["game"]), int(row["ord"]), int(row["seat"]), int(row["step"])
 rp = data.replay(game)
 if rp is None or not 0 < ord_ <= len(rp.result.hands) or step >= len(rp.result.hands[ord_ - 1].steps):
-    st.error(game)
+    st.error(md_text(game))
     st.stop()
 state = rp.result.hands[ord_ - 1].steps[step].state
 okey = state.okey
 rack = sorted(state.racks[seat], key=sort_key)
 pick: list[int] = [i for i in st.session_state.get("pr_pick", []) if i < len(rack)]
 
-st.caption(tr("practice_of", lang, i=idx + 1, n=len(pos), game=game, hand=int(row["hand"]), step=step))
+st.caption(tr("practice_of", lang, i=idx + 1, n=len(pos), game=md_text(game), hand=int(row["hand"]), step=step))
 task = "practice_task_turn" if state.opened[seat] is not None else "practice_task_open"
-st.markdown(f"**{esc(tr(task, lang, name=rp.players[seat]))}**")
+st.markdown(f"**{md_text(tr(task, lang, name=rp.players[seat]))}**")
 melds = [m for m in state.table if m is not None]
 table = "".join(meld_html(m, rp.players[m.owner], okey, small=True) for m in melds) or esc(tm("no_melds", lang))
 thr = (tm("thresholds", lang, p=state.points_threshold(seat), c=state.pairs_threshold(seat))

@@ -26,7 +26,7 @@ from dashboard.replay_view import (
     score_rows,
     suggestion_html,
 )
-from dashboard.tiles_view import esc, table_html
+from dashboard.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
 st.title(t("replay_title", lang))
@@ -155,7 +155,7 @@ with board:
         st.subheader(t("hand_end", lang))
         res = state.result or hr.result
         if res == "finish" and state.finisher is not None:
-            st.markdown(f"**{esc(t('result_finish', lang, name=players[state.finisher]))}**")
+            st.markdown(f"**{md_text(t('result_finish', lang, name=players[state.finisher]))}**")
         else:
             st.markdown(f"**{link_rules(esc(t('result_' + str(res), lang)), lang)}**")
         for line in finish_explanation(state.rules, state, lang):
@@ -193,27 +193,27 @@ else:
     else:
         left, right = st.columns(2)
         with left:
-            st.markdown(f"**{esc(t('suggest_for', lang, name=players[seat]))}**")
+            st.markdown(f"**{md_text(t('suggest_for', lang, name=players[seat]))}**")
             st.markdown(suggestion_html(sol, start_state, seat, lang), unsafe_allow_html=True)
         with right:
             st.markdown(f"**{esc(t('played', lang))}**")
             evs = [s.event for s in steps[turn.start + 1: turn.end + 1]]
             for e in evs:
-                st.markdown(f"- {esc(describe(e, players, lang))}")
+                st.markdown(f"- {md_text(describe(e, players, lang))}")
             done = steps[turn.end].state
             did = played(start_state, steps[max(turn.end - 1, turn.start)].state, seat, evs)
             st.markdown(f"**{esc(t('cost', lang))}**")
             for line in compare(sol, start_state, did, seat, lang):
-                st.markdown(f"- {esc(line)}")
+                st.markdown(f"- {md_text(line)}")
             _ = done
 
 if turn is not None and not state.over:  # the chance to open, from the seat's own view
     ch = rv.chance(str(game), int(hand_no), turn.start, steps[turn.start].state, turn.seat)
     if ch is not None and ch.get("now"):
-        st.markdown(f"**{esc(rv.t('chance_now', lang, name=players[turn.seat]))}**")
+        st.markdown(f"**{md_text(rv.t('chance_now', lang, name=players[turn.seat]))}**")
     elif ch is not None:
-        st.markdown(f"**{esc(rv.t('chance', lang, name=players[turn.seat]))}**")
-        st.markdown("".join(f"- {esc(x)}\n" for x in rv.chance_lines(ch, lang)))
+        st.markdown(f"**{md_text(rv.t('chance', lang, name=players[turn.seat]))}**")
+        st.markdown("".join(f"- {md_text(x)}\n" for x in rv.chance_lines(ch, lang)))
 
 # the evaluator's top three for the seat to move (issue 15): the stored deep review's, else evaluated now
 deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, step, state, players, lang,
