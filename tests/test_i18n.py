@@ -58,10 +58,13 @@ def test_every_entry_has_both_languages_with_the_same_fields(name: str) -> None:
             assert key[:-4] in TABLES[name], key
 
 
-def test_the_two_string_tables_do_not_share_keys() -> None:
-    """Review/Practice strings and the rest are looked up in two tables: a key in both would
-    show one page's words on another."""
-    assert not set(i18n.STRINGS) & set(rv.STRINGS)
+def test_the_string_tables_do_not_share_keys() -> None:
+    """Each page's strings are looked up in their own table: a key in two of them would show one
+    page's words on another."""
+    tables = [i18n.STRINGS, rv.STRINGS, rule_links.STRINGS, game_rules.STRINGS]
+    for i, a in enumerate(tables):
+        for b in tables[i + 1:]:
+            assert not set(a) & set(b), set(a) & set(b)
 
 
 def test_every_internal_value_a_page_shows_has_words() -> None:
@@ -187,7 +190,7 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
     "players": {},
     "review": {"game": "t-1"},
     "practice": {},
-}
+}  # the Rules page renders docs/ (log field names, examples): tests/test_rules_docs.py checks it
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
