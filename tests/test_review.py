@@ -15,8 +15,7 @@ import pytest
 from golden.build import KIT0, KIT1, tiles_of, without
 from golden.builder import LogFile, run
 
-from analysis.game import read_file
-from analysis.game import replay_game
+from analysis.game import read_file, replay_game
 from analysis.review import CATEGORIES, GameReview, Mistake, review_game, severity, split_turns
 
 
@@ -181,12 +180,14 @@ def test_not_finishing_when_the_best_turn_finishes_is_a_missed_finish_E1(tmp_pat
 
 
 def test_not_taking_the_table_okey_is_a_missed_swap_S1(tmp_path: Path) -> None:
-    # seat 1 opens with the okey Y7 standing for K7; seat 2 opens 109 (KIT2 without Y1 Y2) and
-    # on his next turn holds K7 K12 K13 R13 B12: K7 for the okey, then the okey makes a meld
+    # seat 1 opens with the okey Y7 standing for K7; seat 2 opens 108 (KIT2 without Y1 Y2) and
+    # on his next turn draws K7 and holds K7 K12 K13 R13 B12: K7 for the okey, then the okey
+    # makes a meld. (Issue 15: K7 is drawn on that turn, so the swap is first missed there; with
+    # K7 in the rack at the opening turn the swap was missed there, and is charged there, once.)
     open1 = ["R6 R7 R8", "B6 B7 B8", "K6 Y7>K7 K8", "R10 B10 K10", "B1 B2 B3", "K1 K2 K3"]
     kit2 = ["R9 B9 K9", "R11 B11 K11", "Y3 Y4 Y5", run("R", 2, 5), "B4 B5 B6 B7"]  # 108
     f, h = hand1(s0="K4 *", s1="R6 R7 R8 B6 B7 B8 K6 Y7 K8 R10 B10 K10 B1 B2 B3 K1 K2 K3 *",
-                 s2=tiles_of(kit2) + " K7 K12 K13 R13", deck="Y1 K12 Y2 Y8 Y9 B12 B11")
+                 s2=tiles_of(kit2) + " B12 K12 K13 R13", deck="Y1 K12 Y2 Y8 Y9 K7 B11")
     h.discard(0, "K4")
     h.draw(1)
     h.open(1, melds=open1)
@@ -195,7 +196,7 @@ def test_not_taking_the_table_okey_is_a_missed_swap_S1(tmp_path: Path) -> None:
     h.open(2, melds=kit2)
     h.discard(2, "K12")
     h.cycle([3, 0, 1])
-    h.draw(2)  # B12
+    h.draw(2)  # K7
     h.discard(2, "R13")
     gr = review(f, tmp_path)
     [m] = found(gr, 2, "missed_swap")
@@ -205,28 +206,30 @@ def test_not_taking_the_table_okey_is_a_missed_swap_S1(tmp_path: Path) -> None:
 
 
 def test_an_okey_left_in_an_opened_rack_at_the_end_is_okey_kept_E5(tmp_path: Path) -> None:
-    # seat 1 opens four groups (129) keeping the okey Y7, R12 B12 and junk; on his second turn
-    # R12 B12 Y7>K12 is a group; he places nothing and seat 2 finishes: +101 for the okey (E5),
-    # apart from the lay-off difference (Y7's own 7, R12, B12: 31)
+    # seat 1 opens four groups (129) keeping nine tiles no meld takes; on his second turn he draws
+    # the okey Y7 (best: Y1 K1 Y7>R1 as a group); he places nothing and seat 2 finishes: +101 for
+    # the okey (E5), apart from the lay-off difference (Y7's own 7, Y1, K1: 9). (Issue 15:
+    # the old scenario held the okey at the opening turn, where it was missed and is charged, once.)
     kit = ["R13 B13 K13", "R11 B11 K11", "R10 B10 K10", "R9 B9 K9"]
-    junk = "Y1 Y4 K5 R2 B6 R7"  # 25
-    f, h = hand1({"katlamali": False}, s0="K4 *", s1=tiles_of(kit) + " Y7 R12 B12 " + junk, s2=without(KIT0, "K13") + " Y8",
-                 deck="K1 Y2 Y5 Y6 B3 K13")
+    junk = "Y1 Y4 K5 R2 B6 R7 B3 Y12 K1"
+    f, h = hand1({"katlamali": False}, s0="K4 *", s1=tiles_of(kit) + " " + junk, s2=without(KIT0, "K13") + " Y8",
+                 deck="K2 Y2 Y5 Y6 Y7 K13")
     h.discard(0, "K4")
-    h.draw(1)  # K1
+    h.draw(1)  # K2
     h.open(1, melds=kit)
-    h.discard(1, "K1")
+    h.discard(1, "K2")
     h.cycle([2, 3, 0])
-    h.draw(1)  # B3
+    h.draw(1)  # Y7, the okey
     h.discard(1, "B3")
     h.draw(2)  # K13
     h.open(2, melds=KIT0)
     h.discard(2, "Y8")
     gr = review(f, tmp_path)
+    assert not found(gr, 1, "weaker_opening")
     [m] = found(gr, 1, "okey_kept")
     assert m.cost == 101 and m.detail["okeys"] == 1
     [lay] = found(gr, 1, "missed_layoff")
-    assert lay.cost == (7 + 101 + 12 + 12) - 101
+    assert lay.cost == (7 + 101 + 1 + 1) - 101
 
 
 # ---- discards and penalties ------------------------------------------------------------------
@@ -265,6 +268,7 @@ def test_a_discard_the_next_player_opens_with_is_fed_opening_X5(tmp_path: Path) 
     gr = review(f, tmp_path)
     [m] = found(gr, 0, "fed_opening")
     assert m.cost == 10 * 9 and m.detail["tile"] == "K9"  # X5: 10 x the tile's value
+    assert m.detail["hindsight"] is True  # no seat sees the next rack: the deep pass makes it a note
 
 
 def test_an_opening_taken_back_is_a_failed_opening_X2(tmp_path: Path) -> None:
@@ -278,6 +282,142 @@ def test_an_opening_taken_back_is_a_failed_opening_X2(tmp_path: Path) -> None:
     gr = review(f, tmp_path)
     [m] = found(gr, 2, "failed_opening")
     assert m.cost == 101 and m.detail["rule"] == "X2"
+
+
+# ---- missed once, new checks (issue 15) ------------------------------------------------------
+
+def test_a_missed_opening_still_there_next_turn_is_not_charged_again(tmp_path: Path) -> None:
+    # seat 1 can open 141 (Y2 left: 2) and draws and throws twice; the second turn holds the
+    # same opening with Y4 drawn and thrown: charged once, 202 - 2, where it was first missed
+    f, h = hand1(s0="R4 *", s1=tiles_of(KIT1) + " Y11 Y12 Y13", deck="Y2 Y4 Y5 Y8 Y9")
+    h.discard(0, "R4")
+    h.draw(1)
+    h.discard(1, "Y2")
+    h.cycle([2, 3, 0])
+    h.draw(1)  # Y9
+    h.discard(1, "Y9")
+    gr = review(f, tmp_path)
+    ms = found(gr, 1, "missed_opening")
+    assert [m.cost for m in ms] == [200] and ms[0].step < gr.decisions[-1].start
+
+
+def test_a_missed_layoff_still_there_next_turn_is_not_charged_again(tmp_path: Path) -> None:
+    # seat 1 keeps R9 (R6-R7-R8 takes it) on his second turn (9), and again on his third
+    def play(h: Any) -> None:
+        h.discard(1, "Y2")
+        h.cycle([2, 3, 0])
+        h.draw(1)  # Y3
+        h.discard(1, "Y3")
+    gr = _opened(tmp_path, "R12 Y2 B12", "Y1 Y4 Y5 Y8 R9 Y9 Y10 Y11 Y3", play)
+    assert [m.cost for m in found(gr, 1, "missed_layoff")] == [9]
+
+
+def test_a_missed_finish_whose_plan_does_not_finish_is_not_flagged(tmp_path: Path, monkeypatch: Any) -> None:
+    # the solver says some line finishes (plan.finishes) but the plan it shows leaves two tiles:
+    # the review must not show a missed finish with a plan that does not finish
+    import dataclasses
+    import importlib
+
+    grade = importlib.import_module("analysis.review.grade")
+    real = grade.turn_plan
+
+    def lying(state: Any, seat: int) -> Any:
+        plan = real(state, seat)
+        if len(plan.left) >= 2:
+            return dataclasses.replace(plan, finishes=["normal"])
+        return plan
+
+    monkeypatch.setattr(grade, "turn_plan", lying)
+    gr = _opened(tmp_path, "R12 Y2 B12", "Y1 Y4 Y5 Y8 R9", lambda h: h.discard(1, "Y2"))
+    assert not found(gr, 1, "missed_finish")
+    [m] = found(gr, 1, "missed_layoff")
+    assert m.cost == 9
+    d = next(d for d in gr.decisions if d.seat == 1 and d.opened_before)
+    assert d.best["turn"]["finishes"] == [] and d.best["turn"]["other_line_finishes"] == ["normal"]
+
+
+def _take_or_draw(tmp_path: Path, take: bool) -> GameReview:
+    """Seat 1 opens KIT1 keeping R12 B12 Y2; two turns on, seat 0 throws K12."""
+    f, h = hand1(s0="K4 K12 *", s1=tiles_of(KIT1) + " R12 B12 Y2", s2="*", s3="*", deck="Y1 Y3 Y4 Y8 Y5")
+    h.discard(0, "K4")
+    h.draw(1)  # Y1
+    h.open(1, melds=KIT1)
+    h.discard(1, "Y1")
+    h.cycle([2, 3])
+    h.draw(0)
+    h.discard(0, "K12")
+    if take:
+        h.take(1, "K12")
+        h.meld(1, melds=["R12 B12 K12"])
+        h.discard(1, "Y2")
+    else:
+        h.draw(1)  # Y5
+        h.discard(1, "Y5")
+    return review(f, tmp_path)
+
+
+def test_drawing_where_the_previous_discard_finishes_is_a_missed_take_finish(tmp_path: Path) -> None:
+    gr = _take_or_draw(tmp_path, take=False)
+    [m] = found(gr, 1, "missed_take_finish")
+    # taking K12: R12 B12 K12, Y2 left (2) and thrown; drawing Y5 leaves R12 B12 Y2 Y5 (31), no
+    # finish: 31 - 2 + the finisher's 101 (E6)
+    assert m.cost == 31 - 2 + 101 and m.detail["tile"] == "K12"
+    assert seat_cats(gr, 1) == {"missed_take_finish"}
+
+
+def test_taking_the_discard_and_finishing_is_graded_clean_and_feeds_a_finish(tmp_path: Path) -> None:
+    gr = _take_or_draw(tmp_path, take=True)
+    assert not seat_cats(gr, 1) & {"missed_take_finish", "missed_finish", "missed_layoff"}
+    # seat 0 threw the K12 seat 1 finished with: hindsight; a normal finish writes unopened seat
+    # 0 its 202, no more than the hand ending would have: cost 0, a note
+    [m] = found(gr, 0, "fed_finish")
+    assert m.cost == 0 and m.detail["hindsight"] is True and m.detail["finisher"] == 1
+
+
+def test_the_last_discard_before_the_deck_runs_out_throws_the_highest_dead_tile(tmp_path: Path) -> None:
+    # the deck holds exactly the 20 tiles below; seat 1 opens KIT1 keeping R12 Y2 Y4 and draws
+    # the 1st, 5th, 9th, 13th and 17th; after the 17th (Y11) three tiles are left, so his turn
+    # does not come back; he throws Y2 and keeps R12: R12 Y4 Y11 (27) written against Y2 Y4 Y11
+    # (17) had he thrown R12, the highest tile no table meld takes (E4, E5)
+    deck = "Y1 Y3 Y5 Y8 Y9 Y12 R1 R2 R3 R4 R13 B11 B12 B13 K11 K12 Y11 K13 R11 Y13"
+    f, h = hand1(s0="K4 *", s1=tiles_of(KIT1) + " R12 Y2 Y4", s2="*", s3="*", deck=deck)
+    h.discard(0, "K4")
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, "Y1")
+    for _ in range(3):
+        h.cycle([2, 3, 0, 1])
+    h.cycle([2, 3, 0])
+    h.draw(1)  # Y11
+    h.discard(1, "Y2")
+    h.cycle([2, 3, 0])
+    gr = review(f, tmp_path)
+    assert gr.hands[0].result == "exhausted"
+    [m] = found(gr, 1, "last_discard")
+    assert m.cost == 27 - 17 and m.detail["best_tile"] == "R12" and m.detail["deck"] == 3
+
+
+def test_an_unopened_discard_from_the_best_opening_is_broke_opening(tmp_path: Path) -> None:
+    # KIT1 without K1 K2 K3 makes 99 against 101; throwing B7 breaks B6-B7-B8: the best left is
+    # R6 B6 K6 + R8 B8 K8 (or the R and K runs) + R10 B10 K10 + B1-B3 = 78; Y-tiles were free
+    rack = "R6 R7 R8 B6 B7 B8 K6 K7 K8 R10 B10 K10 B1 B2 B3 Y11 Y13 R12 Y2 Y4 B12"
+    f, h = hand1(s0="R4 *", s1=rack, deck="Y1 Y3 Y5")
+    h.discard(0, "R4")
+    h.draw(1)
+    h.discard(1, "B7")
+    gr = review(f, tmp_path)
+    [m] = found(gr, 1, "broke_opening")
+    assert (m.detail["value"], m.detail["after"], m.detail["threshold"]) == (99, 78, 101)
+    assert m.cost == 0 and m.severity == "note"
+
+
+def test_throwing_a_tile_outside_the_best_opening_breaks_nothing(tmp_path: Path) -> None:
+    rack = "R6 R7 R8 B6 B7 B8 K6 K7 K8 R10 B10 K10 B1 B2 B3 Y11 Y13 R12 Y2 Y4 B12"
+    f, h = hand1(s0="R4 *", s1=rack, deck="Y1 Y3 Y5")
+    h.discard(0, "R4")
+    h.draw(1)
+    h.discard(1, "Y13")
+    assert "broke_opening" not in seat_cats(review(f, tmp_path), 1)
 
 
 # ---- bookkeeping -----------------------------------------------------------------------------

@@ -28,8 +28,8 @@ REVIEW_RULES = 1
 
 def _sources_digest() -> str:
     root = Path(__file__).resolve().parents[1]
-    files = sorted((root / "solver").glob("*.py")) + [root / "solver" / "_kernel.c"]
-    files += [root / "review" / name for name in ("model.py", "options.py", "grade.py")]
+    files = sorted((root / "solver").glob("*.py")) + [root / "solver" / "kernel.c"]
+    files += [root / "review" / name for name in ("model.py", "options.py", "grade.py", "checks.py")]
     h = hashlib.sha256()
     for p in files:
         try:
@@ -71,6 +71,10 @@ CATEGORIES: dict[str, str] = {
     "pairs_over_melds": "opened with pairs where a melds opening left a lower exposure",
     "melds_over_pairs": "opened with melds where a pairs opening left a lower exposure",
     "failed_opening": "took back an opening or several lay-offs and was charged for it (X2, X7)",
+    "missed_take_finish": "drew where taking the previous discard would have finished the hand",
+    "last_discard": "the last discard before the deck ran out kept a higher dead tile (the rest is written, E5)",
+    "broke_opening": "an unopened discard broke the seat's best opening, near its threshold, while a tile outside it could go",
+    "fed_finish": "the next player took this discard and finished with it at once (seen only in hindsight)",
     "worse_take": "drew where taking the previous discard had a lower expected score, or took where drawing had",
     "worse_placing": "placed (or waited) where another placing had a lower expected score",
     "worse_discard": "discarded a tile where another discard had a lower expected score",
@@ -78,11 +82,12 @@ CATEGORIES: dict[str, str] = {
 
 # the decision kind each category grades, so that a loss is charged once: at its decision
 CATEGORY_KIND: dict[str, str] = {
-    "missed_take": "take", "worse_take": "take",
+    "missed_take": "take", "missed_take_finish": "take", "worse_take": "take",
     "missed_opening": "place", "weaker_opening": "place", "missed_layoff": "place", "missed_swap": "place",
     "missed_finish": "place", "pairs_over_melds": "place", "melds_over_pairs": "place",
     "failed_opening": "place", "okey_kept": "place", "worse_placing": "place",
     "okey_discard": "discard", "layoff_discard": "discard", "fed_opening": "discard", "worse_discard": "discard",
+    "last_discard": "discard", "broke_opening": "discard", "fed_finish": "discard",
 }
 GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard"}
 

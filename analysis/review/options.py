@@ -5,15 +5,14 @@ points and pairs openings, the opened turn, the points upper bound, exposure and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from analysis import solver as S
+from analysis.game import HandState, IllegalMove, Rules, TableMeld, Tile, apply
+from analysis.players import View, turn_events
 from analysis.solver.encoding import table_slots
-from analysis.game import Rules
-from analysis.game import HandState, TableMeld
-from analysis.game import Tile
 
 
 def _table_key(table: Sequence[TableMeld | None]) -> tuple:
@@ -164,6 +163,78 @@ def exposure(state: HandState, seat: int, *, opening_value: int | None = None) -
     if opening_value is not None:
         e -= siler_cost(r, op.kind, opening_value)
     return e
+
+
+def points_plan(state: HandState, seat: int, rack: tuple[Tile, ...]) -> S.PointsPlan:
+    """The best points opening of ``rack`` (sorted) in ``state``'s position for ``seat``, cached."""
+    return _points(rack, state.okey, state.rules, state.points_threshold(seat), _table_key(state.table), None, None,
+                   tuple(state.end_counts))
+
+
+def pairs_plan(state: HandState, seat: int, rack: tuple[Tile, ...]) -> S.PairsPlan:
+    """The best pairs opening of ``rack`` (sorted) for ``seat``, the shown twin counted (O7), cached."""
+    twin = state.indicator if state.shown[seat] else None
+    return _pairs(rack, state.okey, state.rules, state.pairs_threshold(seat), twin, None, None)
+
+
+def opening_events(seat: int, opt: Option, rules: Rules) -> list[dict[str, Any]]:
+    """An opening option's plan as log events: the opening, and its lay-offs where L6 allows."""
+    plan = opt.plan
+    if opt.kind == "pairs":
+        return [{"type": "open", "seat": seat, "pairs": [list(g) for g in plan.get("pairs", [])]}]
+    evs: list[dict[str, Any]] = [{"type": "open", "seat": seat, "melds": [list(g) for g in plan.get("melds", [])]}]
+    if rules.layoff_opening_turn:
+        evs += [{"type": "layoff", "seat": seat, "meld": x["meld"], "tiles": list(x["tiles"])}
+                for x in plan.get("layoffs", [])]
+    return evs
+
+
+def full_line(state: HandState, seat: int, opt: Option, *, take: Tile | None = None) -> Option:
+    """The opening ``opt`` followed by the best rest of the same turn (lay-offs where L6 allows
+    them, a pairs opener's included; okey swaps S1, S2; more pairs), priced as its exposure.
+
+    The opening search ranks by value and knows neither swaps nor a pairs opener's lay-offs; the
+    line played after it does. ``take``: the previous discard, taken first (P2), ``state`` being
+    the position before the draw. The plan gains ``events`` (the whole line), ``then`` (the
+    rest of the turn, a turn plan) and ``left`` (the rack the line leaves); the exposure is the
+    better of the opening alone and the whole line. An option that does not reach is returned
+    as it is."""
+    if not opt.reaches or not opt.plan:
+        return opt
+    rules = state.rules
+    evs: list[dict[str, Any]] = []
+    if take is not None:
+        evs.append({"type": "take", "seat": seat, "tile": str(take)})
+    evs += opening_events(seat, opt, rules)
+    st = state
+    try:
+        for e in evs:
+            st = apply(st, e)
+        plan = turn_plan(st, seat)
+        rest = turn_events(View.of(st, seat), plan) if plan.penalty < _rack_exposure(st, seat) else []
+        after = st
+        for e in rest:
+            after = apply(after, e)
+    except (IllegalMove, ValueError):
+        return opt
+    op = after.opened[seat]
+    exp = exposure(after, seat, opening_value=op.value if op is not None else None)
+    if exp > opt.exposure:
+        return replace(opt, plan={**opt.plan, "events": evs})
+    return replace(opt, exposure=exp, plan={**opt.plan, "events": evs + rest,
+                                            "then": plan.to_dict() if rest else None,
+                                            "left": [str(t) for t in after.racks[seat]]})
+
+
+def _rack_exposure(state: HandState, seat: int) -> int:
+    op = state.opened[seat]
+    return S.rack_penalty(list(state.racks[seat]), state.okey, state.rules, pairs=op is not None and op.kind == "pairs")
+
+
+def finishing(plan: S.TurnPlan) -> bool:
+    """Does the plan itself finish? ``plan.finishes`` says that some line finishes; the plan shown
+    finishes only when it leaves the one tile to discard."""
+    return bool(plan.finishes) and len(plan.left) == 1
 
 
 # ---- turns ---------------------------------------------------------------------------------

@@ -1,0 +1,134 @@
+"""The quick review's corrected verdicts (issue 15, "Wrong flags found" and "Missed entirely"),
+each on a position from the sample (data/sample/games.jsonl.gz), frozen as one-hand games in
+tests/data/review_cases.jsonl (game id = sample game + "-h" + hand), costs worked out by hand
+from RULES.md E5-E7 (tile values; a pairs opener's rack doubled).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from analysis.game import GameResult, read_file, replay_game
+from analysis.review import Decision, GameReview, review_game
+
+CASES = Path(__file__).parent / "data" / "review_cases.jsonl"
+
+
+@cache
+def _games() -> dict[str, GameResult]:
+    rr = read_file(CASES)
+    assert not rr.errors, rr.errors
+    out = {}
+    for g in rr.games:
+        res = replay_game(g, keep_steps=True)
+        assert res.valid, [h.error for h in res.hands]
+        out[g.id] = res
+    return out
+
+
+@cache
+def reviewed(gid: str) -> GameReview:
+    return review_game(_games()[gid])
+
+
+def decision(gid: str, seat: int, turn: int) -> Decision:
+    return next(d for d in reviewed(gid).decisions if d.seat == seat and d.turn == turn)
+
+
+def cats(d: Decision) -> dict[str, int]:
+    return {m.category: m.cost for m in d.mistakes}
+
+
+def test_a_pairs_openers_lay_offs_count_in_pairs_over_melds() -> None:
+    # seat 0 takes Y6, opens five pairs and lays off K8 K12 R5 R6 (L6): B5 B6 R1 R3 Y1 Y3 Y5 Y12
+    # stay (36, doubled 72, E5); 105 in melds leave K1 K1 R1 R3 Y2 Y6 Y10 (24). The old verdict
+    # left the lay-offs out (134 - 24 = 110).
+    d = decision("kahve-2026-09-17-19-h7", 0, 10)
+    [m] = [m for m in d.mistakes if m.category == "pairs_over_melds"]
+    assert d.exposure_played == 72 and m.detail["exposure"] == 24 and m.cost == 72 - 24
+    assert [e["type"] for e in d.best["pairs"]["events"]].count("layoff") >= 3  # the pairs line lays off too
+
+
+def test_a_lower_value_that_leaves_less_is_no_weaker_opening() -> None:
+    # 139 played leaves B1 B2 K3 K3 K12 Y2 (23); the 141 "best" leaves B1 B2 K3 K3 R6 R8 Y2 (25)
+    d = decision("kahve-2026-09-09-5-h5", 0, 2)
+    assert d.played["opening"]["value"] == 139 and d.best["points"]["value"] == 141
+    assert d.exposure_played == 23 and d.agrees, d.mistakes
+
+
+def test_a_swap_of_the_table_okey_into_the_rack_is_no_weaker_opening() -> None:
+    # seat 3 opens 127, lays off R6 K7, puts Y12 in for the table okey K5 and keeps it: the old
+    # verdict charged the kept okey (K5 + 101) as a weaker opening of 109
+    d = decision("kahve-2026-09-12-12-h9", 3, 12)
+    assert any(e["type"] == "swap" for e in d.played["events"])
+    assert d.played["okeys_kept"] == 1
+    assert "weaker_opening" not in cats(d) and d.agrees, d.mistakes
+
+
+def test_an_opening_worse_than_staying_unopened_is_no_missed_opening() -> None:
+    # five pairs (101-classic) leave R4 R11 R13 Y5 Y13 B5 B11 B12 B13 K1 K4 K13 = 105, doubled 210 > 202
+    d = decision("kahve-2026-09-16-18-h2", 2, 8)
+    assert d.best["pairs"]["count"] == 5
+    assert "missed_opening" not in cats(d) and d.exposure_best == 202
+
+
+def test_a_missed_opening_is_charged_once_where_first_missed() -> None:
+    # the starter's first turn: 105 in melds leave 60: 202 - 60 = 142; the same opening stays in
+    # the rack for five more turns (the old review charged 152, 151, 158, 158, 159 again)
+    gr = reviewed("kahve-2026-09-12-11-h1")
+    ms = [(d.turn, m.cost) for d in gr.decisions if d.seat == 0 for m in d.mistakes
+          if m.category in ("missed_opening", "missed_take")]
+    assert ms[0] == (0, 142)
+    assert sum(c for _, c in ms) <= 202 - 43  # never more than the unopened penalty less the best opening
+    assert all(t <= 4 for t, _ in ms)  # the K6 take on turn 4 was 6 better (54): charged the 6 only
+
+
+def test_a_missed_finish_is_charged_once_and_its_plan_finishes() -> None:
+    # 51: B3 B3 K1 K7(okey) R2 after the draw: R2 + okey and B3 B3 as pairs leave K1: a finish
+    # (the finisher's 51, E7); the lay-offs it also misses were missed, and charged, on earlier turns
+    gr = reviewed("kahve-2026-09-17-20-h1")
+    fin = [(d, m) for d in gr.decisions if d.seat == 0 for m in d.mistakes if m.category == "missed_finish"]
+    [(d, m)] = fin
+    assert d.turn == 24 and m.cost == 51 and m.detail["carried"] >= 60
+    assert d.best["turn"]["left"] == ["K1"] and d.best["turn"]["finishes"] == ["normal"]
+    later = [m for d2 in gr.decisions if d2.seat == 0 and d2.turn > 24 for m in d2.mistakes]
+    assert later and all(m.category == "missed_layoff" and m.cost < 20 for m in later)  # old: 120, 112, 110, 53
+
+
+def test_taking_the_previous_discard_that_finishes_is_a_missed_take_finish() -> None:
+    # opened seat 0 (101-classic) holds B13 K1 K2 K8 R3 Y12; K7 from seat 3 would finish leaving K2
+    # (2); it drew Y4, laid off five tiles and kept K2 Y4 (6): 6 - 2 + the finisher's 101
+    d = decision("kahve-2026-09-13-14-h2", 0, 13)
+    assert d.choice == "draw"
+    assert cats(d) == {"missed_take_finish": 6 - 2 + 101}
+    assert d.best["take"]["tile"] == "K7"
+
+
+def test_the_last_discard_should_throw_the_highest_dead_tile() -> None:
+    # the deck holds one tile; pairs opener seat 3 throws Y5 and keeps K11 (no table meld takes
+    # either): the rack is written doubled (E5), 2 x (11 - 5)
+    d = decision("kahve-2026-09-07-1-h1", 3, 20)
+    m = next(m for m in d.mistakes if m.category == "last_discard")
+    assert m.cost == 2 * (11 - 5) and m.detail["best_tile"] == "K11" and m.detail["deck"] == 1
+
+
+def test_a_discard_that_breaks_the_best_opening_is_noted() -> None:
+    # the issue's example: Y9 Y10 Y11 and four 13s make 103 against 109; throwing Y10 leaves 73
+    d = decision("kahve-2026-10-09-51-h8", 0, 15)
+    m = next(m for m in d.mistakes if m.category == "broke_opening")
+    assert (m.detail["value"], m.detail["after"], m.detail["threshold"]) == (103, 73, 109)
+    assert m.cost == 0 and m.severity == "note"  # unopened either way: the deep pass prices it
+
+
+def test_a_discard_the_next_player_finishes_with_is_fed_finish() -> None:
+    # 51: seat 0 takes K12 from seat 3 and finishes at once while nobody else has opened (E7
+    # doubles): unopened seat 3 is written 204 instead of its 102
+    d = decision("kahve-2026-09-17-20-h6", 3, 38)
+    m = next(m for m in d.mistakes if m.category == "fed_finish")
+    assert m.cost == 204 - 102 and m.detail["hindsight"] is True and m.detail["finisher"] == 0
+
+
+def test_costs_are_never_negative_on_the_cases() -> None:
+    for gid in _games():
+        assert all(m.cost >= 0 for d in reviewed(gid).decisions for m in d.mistakes), gid
