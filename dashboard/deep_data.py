@@ -23,7 +23,11 @@ from analysis.review.lesson import describe, sentence, to_json
 
 from . import data
 
-LIVE_BUDGET = 0.15  # seconds of evaluation for a replay step that has no stored deep review
+# A replay step with no stored deep review is evaluated in a fixed number of worlds (no clock: the
+# same numbers on every machine, ~10 ms a step, so stepping stays fast), or, on request, for a
+# longer budget; each answer is cached per (game, hand, step).
+LIVE_WORLDS = 8
+PRECISE_BUDGET = 1.0  # seconds
 TOP = 3
 
 
@@ -129,7 +133,7 @@ def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _live(game: str, ord: int, step: int, v: int, budget: float, _state: HandState) -> dict[str, Any] | None:
+def _live(game: str, ord: int, step: int, v: int, budget: float | None, _state: HandState) -> dict[str, Any] | None:
     state = _state
     if state.over or state.phase == "over":
         return None
@@ -141,7 +145,9 @@ def _live(game: str, ord: int, step: int, v: int, budget: float, _state: HandSta
         return None
     if len(cands) == 1:
         return {"seat": seat, "decision": decision, "only": True, "rows": [], "worlds": 0}
-    evs = evaluate(view, cands, seed=f"{game}:{ord}:{step}", budget=budget)
+    seed = f"{game}:{ord}:{step}"
+    evs = (evaluate(view, cands, seed=seed, worlds=LIVE_WORLDS) if budget is None
+           else evaluate(view, cands, seed=seed, budget=budget))
     b = best(evs)
     ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)[:TOP]
     return {"seat": seat, "decision": decision, "only": False, "worlds": b.n,
@@ -149,12 +155,13 @@ def _live(game: str, ord: int, step: int, v: int, budget: float, _state: HandSta
                       "expected": float(e.mean), "se": float(e.se), "n": e.n} for e in ranked]}
 
 
-def live(game: str, ord: int, step: int, state: HandState, budget: float = LIVE_BUDGET) -> dict[str, Any] | None:
+def live(game: str, ord: int, step: int, state: HandState, budget: float | None = None) -> dict[str, Any] | None:
     """The evaluator's top three for the seat to move at this step, from that seat's own view
-    (``View.of``): {"seat", "decision" (draw, place or discard), "rows": [{label, events,
-    expected, se, n}], "worlds"}; None when nobody is to move."""
+    (``View.of``), in :data:`LIVE_WORLDS` worlds or for ``budget`` seconds: {"seat", "decision"
+    (draw, place or discard), "rows": [{label, events, expected, se, n}], "worlds"}; None when
+    nobody is to move."""
     return _live(game, ord, step, data.version(), budget, state)
 
 
-__all__ = ["LIVE_BUDGET", "TOP", "choice_row", "current", "hand_choices", "live", "review", "run_deep",
+__all__ = ["LIVE_WORLDS", "PRECISE_BUDGET", "TOP", "choice_row", "current", "hand_choices", "live", "review", "run_deep",
            "stored_at", "summary"]

@@ -22,6 +22,7 @@ from .i18n import t
 from .tiles_view import esc, meld_html, notation_row, rack_html, tile_html
 
 _MSG = "_dv_msg"
+_PRECISE = "_dv_precise"  # (game, ord, step) evaluated for longer on request
 KINDS = ("take", "place", "discard")
 
 
@@ -312,8 +313,10 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
                         f'{esc(r["lesson"])}</div>', unsafe_allow_html=True)
             st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
         return
+    precise = st.session_state.setdefault(_PRECISE, set())
+    here = (game, ord, step)
     with st.spinner(t("dv_replay_evaluating", lang)):
-        res = deep_data.live(game, ord, step, state)
+        res = deep_data.live(game, ord, step, state, deep_data.PRECISE_BUDGET if here in precise else None)
     if res is None:
         st.caption(t("dv_replay_none", lang))
         return
@@ -328,6 +331,9 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
     cands = [{"move": describe(r["events"], r["label"], lang), "expected": r["expected"], "se": r["se"], "n": r["n"],
               "played": r["label"] == played} for r in res["rows"]]
     st.dataframe(candidates_frame(cands, lang), hide_index=True, key="dv_rp_live")
+    if here not in precise:
+        st.button(t("dv_replay_precise", lang, s=deep_data.PRECISE_BUDGET), key="dv_precise",
+                  on_click=precise.add, args=(here,))
 
 
 __all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "replay_panel",

@@ -17,6 +17,7 @@ from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 from analysis import store
+from dashboard import deep_data
 from analysis.review.lesson import sentence
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, load_review
@@ -174,6 +175,15 @@ def test_replay_panel_evaluates_the_seat_to_move_when_there_is_no_deep_review(ap
     assert 2 <= len(exp) <= 3 and exp == sorted(exp)  # draw and take, best first
     assert any(w["live"] in x.value for x in at.caption)
     assert any(h.startswith(w["panel"]) for h in (s.value for s in at.subheader))
+    worlds = int(re.search(r"(\d+) (?:dünya|worlds)", "\n".join(x.value for x in at.caption)).group(1))
+    assert worlds == deep_data.LIVE_WORLDS
+    if lang == "en":
+        return
+    at.button(key="dv_precise").click().run()  # evaluated for longer on request, then cached
+    ui.ok(at)
+    assert not [b for b in at.button if b.key == "dv_precise"]
+    more = int(re.search(r"(\d+) dünya", "\n".join(x.value for x in at.caption)).group(1))
+    assert more >= worlds and len(_frames(at, w["expected"])[0]) >= 2
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
