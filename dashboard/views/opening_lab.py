@@ -83,7 +83,7 @@ with st.expander(t("lab_picker", lang), expanded=False):
 parsed = lab.parse_rack(_rack_text(), indicator, rules.dealt_starter)
 if parsed.error:
     fields = {k: md_text(v) if isinstance(v, str) else v for k, v in parsed.error[1].items()}  # typed text
-    st.error(link_rules(t(parsed.error[0], lang, **fields), lang))
+    st.warning(link_rules(t(parsed.error[0], lang, **fields), lang))  # the user's input: not an app error
     st.stop()
 rack = parsed.tiles
 st.markdown(f'<div class="ist-plain"><div class="lbl">{esc(t("lab_count", lang, n=len(rack)))} · '
