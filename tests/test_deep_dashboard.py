@@ -17,10 +17,10 @@ from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 from analysis import store
-from dashboard import deep_data
 from analysis.review.lesson import sentence
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, load_review
+from dashboard import deep_data
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<b>x</b>"
@@ -57,12 +57,12 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     return AppTest.from_file(APP, default_timeout=120)
 
 
-def _review(db: Path, game: str):  # noqa: ANN202
+def _review(db: Path, game: str):
     with store.reading(db) as con:
         return load_review(con, game)
 
 
-def _choices(gr):  # noqa: ANN001, ANN202
+def _choices(gr):
     """The hand's graded decisions in turn order, as (decision, choice)."""
     return [(d, c) for h in gr.hands for d in sorted(h.decisions, key=lambda d: d.turn)
             for c in sorted(d.choices, key=lambda c: (c.step, ("take", "place", "discard").index(c.kind)))]
@@ -93,7 +93,7 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
 
     # the detail opens on the costliest decision: lesson, top three with expected points, the best line
     i = max(range(len(pairs)), key=lambda k: (pairs[k][1].cost, -k))
-    d, c = pairs[i]
+    _, c = pairs[i]
     assert sentence(c, lang) in ui.html(at)
     cands = _frames(at, w["expected"])[0]
     want = [x["expected"] for x in c.candidates[:3]] + [x["expected"] for x in c.candidates[3:] if x["played"]]
@@ -161,7 +161,7 @@ def test_replay_panel_shows_the_stored_choice_of_a_deep_reviewed_game(app: AppTe
     assert sentence(c, lang) in ui.html(at)
 
 
-def _frames(at: AppTest, column: str) -> list:  # noqa: ANN401
+def _frames(at: AppTest, column: str) -> list:
     """The tables showing ``column`` (a table that is no widget carries no key in an AppTest)."""
     return [d.value for d in at.dataframe if column in d.value.columns]
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, url_state
+from dashboard import data, deep_view, url_state
 from dashboard import review_data as rv
-from dashboard import deep_view
 from dashboard.i18n import t as tm
 from dashboard.rule_links import link_rules_html
 from dashboard.tiles_view import esc
