@@ -248,23 +248,33 @@ def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
     key = f"dv_pick_{ord}"
     if st.session_state.get(key) not in range(len(rows)):
         st.session_state[key] = max(range(len(rows)), key=lambda i: (rows[i]["cost"], -i))
-    i = int(st.selectbox(t("dv_pick", lang), list(range(len(rows))), key=key,
-                         format_func=lambda j: t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1,
-                                                 name=names[rows[j]["seat"]], kind=kind_label(rows[j]["kind"], lang),
-                                                 cost=_num(rows[j]["cost"]))))
+    def title(j: int) -> str:
+        return t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1, name=names[rows[j]["seat"]],
+                 kind=kind_label(rows[j]["kind"], lang), cost=_num(rows[j]["cost"]))
+
+    if st.toggle(t("dv_all", lang), key="dv_all"):  # every decision shown (as filtered) in full
+        visible = {id(x) for x in shown}
+        for j, r in enumerate(rows):
+            if id(r) in visible:
+                with st.expander(title(j), expanded=r["cost"] > 0):
+                    detail(game, ord, hand_no, r, names, lang, key=f"_{j}")
+        return
+    i = int(st.selectbox(t("dv_pick", lang), list(range(len(rows))), key=key, format_func=title))
     detail(game, ord, hand_no, rows[i], names, lang)
 
 
-def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
-    """One graded decision: the lesson, the candidates, the best line drawn whole, what was played."""
-    box = st.container(border=True, key="dv_detail")
+def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Sequence[str], lang: str,
+           key: str = "") -> None:
+    """One graded decision: the lesson, the candidates, the best line drawn whole, what was played
+    (``key``: a suffix for its widgets where several are shown)."""
+    box = st.container(border=True, key=f"dv_detail{key}")
     kind = kind_label(r["kind"], lang)
     box.markdown(f'<div data-testid="dv-lesson"><b>{esc(t("dv_col_turn", lang))} {r["turn"] + 1} · '
                  f'{esc(names[r["seat"]])} · {esc(kind)}</b><br>{esc(r["lesson"])}</div>', unsafe_allow_html=True)
     if r["cost"] > 0:
         box.markdown(f"**{esc(t('dv_cost_line', lang, cost=_num(r['cost'])))}**")
     box.markdown(f"**{esc(t('dv_candidates', lang))}**")
-    box.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key="dv_candidates")
+    box.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_candidates{key}")
     state, players = _state_at(game, ord, int(r["step"]))
     left, right = box.columns(2)
     left.markdown(f"**{esc(t('dv_best_line', lang))}**")
@@ -272,7 +282,7 @@ def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Seque
     right.markdown(f"**{esc(t('dv_played_line', lang))}**")
     right.markdown(line_html(r["played_events"], state, int(r["seat"]), players or names, lang),
                    unsafe_allow_html=True)
-    if box.button(t("dv_open_replay", lang), key="dv_open", icon=":material/play_arrow:"):
+    if box.button(t("dv_open_replay", lang), key=f"dv_open{key}", icon=":material/play_arrow:"):
         url_state.goto("replay", game=game, hand=hand_no, step=int(r["step"]), seat=int(r["seat"]))
 
 

@@ -302,6 +302,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_kind_place": ("yerleştirme", "placing"),
     "dv_kind_discard": ("atış", "discard"),
     "dv_pick": ("Ayrıntısı gösterilen karar", "Decision shown in detail"),
+    "dv_all": ("Bütün kararları ayrıntılı göster", "Show every decision in full"),
     "dv_pick_fmt": ("Sıra {turn} · {name} · {kind} · kayıp {cost}", "Turn {turn} · {name} · {kind} · cost {cost}"),
     "dv_cost_line": ("Kayıp: {cost} beklenen puan", "Cost: {cost} expected points"),
     "dv_candidates": ("Adaylar (beklenen el puanı, düşük iyi)", "Candidates (expected hand score, lower is better)"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from html import escape
 from pathlib import Path
 
 import apptest_helpers as ui
@@ -94,7 +95,7 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
     # the detail opens on the costliest decision: lesson, top three with expected points, the best line
     i = max(range(len(pairs)), key=lambda k: (pairs[k][1].cost, -k))
     _, c = pairs[i]
-    assert sentence(c, lang) in ui.html(at)
+    assert escape(sentence(c, lang), quote=True) in ui.html(at)
     cands = _frames(at, w["expected"])[0]
     want = [x["expected"] for x in c.candidates[:3]] + [x["expected"] for x in c.candidates[3:] if x["played"]]
     assert list(cands[w["expected"]]) == [round(x, 1) for x in want]
@@ -114,7 +115,7 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
     j = next(k for k in range(len(pairs)) if k != i)
     at.selectbox(key="dv_pick_1").select(j).run()
     ui.ok(at)
-    assert sentence(pairs[j][1], lang) in ui.html(at)
+    assert escape(sentence(pairs[j][1], lang), quote=True) in ui.html(at)
     assert len(_frames(at, w["expected"])[0]) >= 2
 
 
@@ -158,7 +159,7 @@ def test_replay_panel_shows_the_stored_choice_of_a_deep_reviewed_game(app: AppTe
     shown = _frames(at, w["expected"])
     want = [x["expected"] for x in c.candidates[:3]]
     assert any(list(f[w["expected"]])[:3] == [round(x, 1) for x in want] for f in shown)
-    assert sentence(c, lang) in ui.html(at)
+    assert escape(sentence(c, lang), quote=True) in ui.html(at)
 
 
 def _frames(at: AppTest, column: str) -> list:
@@ -250,3 +251,18 @@ def test_a_lesson_never_calls_a_move_the_best_when_it_is_only_within_the_noise()
     same = Choice("discard", 5, 9, "discard R2", "discard R2", 9.7, 9.7, 0.0, 0.0, cands[:1],
                   [{"type": "discard", "seat": 0, "tile": "R2"}])
     assert sentence(same, "en") == "The best move was played: discarding R2 (expected 10 points)."
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_every_decision_in_full_and_only_those_with_a_cost(app: AppTest, db: Path, lang: str) -> None:
+    pairs = _choices(_review(db, "dv-a"))
+    at = ui.open_page(app, "review", game="dv-a", lang=lang)
+    at.toggle(key="dv_all").set_value(True).run()
+    html = ui.html(ui.ok(at))
+    assert len(at.expander) == len(pairs)
+    assert all(escape(sentence(c, lang), quote=True) in html for _, c in pairs)  # each lesson, with its line drawn
+    assert html.count('data-testid="dv-line"') == 2 * len(pairs)  # the best line and the played one
+    at.toggle(key="dv_only_costly").set_value(True).run()
+    costly = [c for _, c in pairs if c.cost > 0]
+    assert len(ui.ok(at).expander) == len(costly) == len(at.dataframe(key="dv_decisions").value)
+    assert costly, "the random seats lose expected points somewhere"
