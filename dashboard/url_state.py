@@ -85,6 +85,17 @@ def keep(**values: Any) -> None:
             qp[key] = text
 
 
+def scoped(scope: str, *keys: str) -> None:
+    """Forget the values of ``keys`` kept under another ``scope``: a hand and a step belong to the
+    game they were kept with, not to the game another page picked since."""
+    kept = _store(_KEPT)
+    marker = "_scope:" + ",".join(keys)
+    if kept.get(marker) != scope:
+        for k in keys:
+            kept.pop(k, None)
+        kept[marker] = scope
+
+
 def goto(page: str, **values: Any) -> None:
     """Open ``page`` (its url_path) with these widget values (``game=…, hand=…, step=…``)."""
     _store(_PENDING).update(values)

@@ -293,3 +293,15 @@ def test_players_colour_stays_with_the_player_whatever_the_selection(app: AppTes
     at.multiselect(key="p_players").set_value(names[1:]).run()
     after = colours()
     assert after and all(after[n] == before[n] for n in after)
+
+
+def test_replay_remembers_hand_and_step_per_game_across_pages(app: AppTest) -> None:
+    at = _open(app, "replay", game="dash-1", hand=1, step=5)
+    at.switch_page("views/games.py").run()
+    at.switch_page("views/replay.py").run()
+    assert _step(_ok(at)) == 5  # back on the Replay: the same game, hand and step
+    other = [g for g in at.selectbox(key="game").options if g != "dash-1"][0]
+    at.switch_page("views/games.py").run()
+    at.session_state["game"] = other  # another page (Review) picked another game
+    at.switch_page("views/replay.py").run()
+    assert _step(_ok(at)) == 0  # that game opens at its start, not at dash-1's step

@@ -61,6 +61,7 @@ players = rp.players
 game_rules_ = rp.result.rules
 st.caption(game_rules.rules_markdown(game_rules_, lang))  # the preset and what this log overrides
 hands = rp.hand_numbers()
+url_state.scoped(str(game), "hand", "step")
 url_state.seed("hand", url_state.one_of(hands))
 if st.session_state.get("hand") not in hands:
     st.session_state.hand = hands[0]
