@@ -20,9 +20,8 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import i18n
+from dashboard import game_rules, i18n, rule_links
 from dashboard import review_data as rv
-from dashboard import game_rules, rule_links
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
