@@ -19,6 +19,7 @@ from analysis.game import HandState, Tile, apply
 
 from . import data, deep_data, url_state
 from .i18n import t
+from .replay_view import describe as describe_event
 from .tiles_view import esc, meld_html, notation_row, rack_html, tile_html
 
 _MSG = "_dv_msg"
@@ -121,8 +122,8 @@ def line_html(events: Sequence[Mapping[str, Any]], state: HandState | None, seat
                     mark = []
                 parts.append(f'<div class="lbl">{esc(t("dv_line_rack", lang))}</div>'
                              f'{rack_html(cur.racks[seat], okey, small=True, highlight=mark)}')
-        else:
-            parts.append(f'<div data-line="{esc(kind)}">{esc(kind)}</div>')
+        else:  # show, declare, take back: as the move list says them
+            parts.append(f'<div data-line="{esc(kind)}">{esc(describe_event(ev, names, lang))}</div>')
         cur = after
     if not events:
         parts.append(f'<div data-line="wait">{esc(t("dv_line_wait", lang))}</div>')

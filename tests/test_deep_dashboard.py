@@ -266,3 +266,13 @@ def test_every_decision_in_full_and_only_those_with_a_cost(app: AppTest, db: Pat
     costly = [c for _, c in pairs if c.cost > 0]
     assert len(ui.ok(at).expander) == len(costly) == len(at.dataframe(key="dv_decisions").value)
     assert costly, "the random seats lose expected points somewhere"
+
+
+def test_a_line_with_a_show_or_a_declaration_says_it_in_words() -> None:
+    from dashboard.deep_view import line_html
+
+    evs = [{"type": "show", "seat": 0, "tile": "R5"}, {"type": "declare", "seat": 0}]
+    en, tr = line_html(evs, None, 0, ["A", "B", "C", "D"], "en"), line_html(evs, None, 0, ["A", "B", "C", "D"], "tr")
+    assert "shows the gösterge R5" in en and "declares çift" in en
+    assert "gösterge gösterdi R5" in tr and "çifte gidiyor" in tr
+    assert ">show<" not in en + tr and ">declare<" not in en + tr
