@@ -114,7 +114,7 @@ def test_a_worker_with_other_code_is_refused_with_a_message(tmp_path: Path) -> N
     shutil.copytree(REPO / "analysis", other / "analysis", ignore=shutil.ignore_patterns("__pycache__"))
     with open(other / "analysis" / "__init__.py", "a", encoding="utf-8") as fh:
         fh.write("# another version of the project\n")
-    sched = LocalCluster(n_workers=0, processes=True, dashboard_address=None)
+    sched = LocalCluster(n_workers=0, processes=True, dashboard_address=":0")
     env = {**os.environ, "PYTHONPATH": str(other)}
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", sched.scheduler_address,
                                "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],

@@ -136,7 +136,7 @@ class Cluster:
             # one thread per worker process: the work is pure Python, the GIL would serialise threads
             try:
                 self._local = LocalCluster(n_workers=self.target, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR)
+                                           dashboard_address=":0", silence_logs=logging.ERROR)
             except Exception as e:  # Dask raises plain RuntimeErrors here
                 raise ClusterError(f"could not start {self.target} local worker processes: {e} (a script that "
                                    f"opens local:N must guard its top level with `if __name__ == '__main__':`)") from e
@@ -157,6 +157,7 @@ class Cluster:
 
     def check_versions(self) -> None:
         """Refuse the run when any worker's project digest differs from the client's."""
+        version_digest.cache_clear()  # the source as it is now, as the workers just read it
         ours = identity()
         theirs: dict[str, dict[str, str]] = self.client.run(identity)
         bad = [_mismatch_message(w, i, ours) for w, i in sorted(theirs.items()) if i["digest"] != ours["digest"]]
@@ -168,7 +169,9 @@ class Cluster:
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
 
     def threads(self) -> int:
-        return sum(w.get("nthreads", 1) for w in self.client.scheduler_info(n_workers=-1).get("workers", {}).values())
+        """Worker threads alive now (at least 1: a run waits for workers rather than stalling)."""
+        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
 
     def share(self, obj: Any) -> Any:
         """Send ``obj`` once to every worker; pass the result to :meth:`map` as ``shared``."""
@@ -203,9 +206,11 @@ class Cluster:
         polled = time.monotonic()
         none_since: float | None = None
 
+        cap = [window or max(2, 3 * self.threads())]
+
         def fill() -> None:
-            cap = window or max(2, 3 * max(1, self.threads()))
-            while not state["exhausted"] and len(inflight) < cap and len(ready) < 4 * cap:
+            # results waiting for an earlier one (ordered) count too: a straggler never lets them pile up
+            while not state["exhausted"] and len(inflight) < cap[0] and len(ready) < 2 * cap[0]:
                 try:
                     batch = next(chunks)
                 except StopIteration:
@@ -235,14 +240,15 @@ class Cluster:
                         raise
                     except Exception as e:
                         if type(e).__name__ == "KilledWorker":
-                            raise ClusterError(f"task {i} of {desc} killed {e.args[1] if len(e.args) > 1 else 'its'} "
-                                               f"workers one after another; giving up: {e}") from None
+                            raise ClusterError(f"{desc}: task {i} was lost with every worker that ran it, "
+                                               f"one after another ({e}); giving up") from None
                         raise
                     fut.release()
                 now = time.monotonic()
                 if now - polled >= 0.5:  # the scheduler is asked at most twice a second
                     polled = now
                     alive = self.workers()
+                    cap[0] = window or max(2, 3 * self.threads())  # workers come and go
                     if alive == 0:
                         none_since = none_since or now
                         if now - none_since > NO_WORKERS_WAIT:
