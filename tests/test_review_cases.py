@@ -132,3 +132,102 @@ def test_a_discard_the_next_player_finishes_with_is_fed_finish() -> None:
 def test_costs_are_never_negative_on_the_cases() -> None:
     for gid in _games():
         assert all(m.cost >= 0 for d in reviewed(gid).decisions for m in d.mistakes), gid
+
+
+# ---- the HTML report ------------------------------------------------------------------------
+
+def _report(gid: str, lang: str = "en") -> str:
+    from analysis.review import render
+
+    return render(_games()[gid], reviewed(gid), lang=lang)
+
+
+def _cards(text: str) -> list[str]:
+    return text.split('<div class="m" data-category=')[1:]
+
+
+def test_the_report_draws_the_best_openings_lay_offs() -> None:
+    # the pairs opener's card: the best melds opening lays off K8 and K12 (meld 3), drawn as tiles
+    text = _report("kahve-2026-09-17-19-h7")
+    [card] = [c for c in _cards(text) if c.startswith('"pairs_over_melds"')]
+    best = card[card.index("best melds opening"):]
+    assert "laid off (on meld 3)" in best and 'title="K8"' in best and 'title="K12"' in best
+    pairs = card[card.index("best pairs opening"):]
+    assert pairs.count("laid off") >= 3  # the pairs line's own lay-offs
+
+
+def test_the_report_lists_findings_in_turn_order_in_plain_words() -> None:
+    for gid in _games():
+        text = _report(gid)
+        for hand in text.split("<h2>")[1:-1]:
+            turns = [int(c.split(" · turn ")[1].split(" ")[0]) for c in _cards(hand)]
+            assert turns == sorted(turns), gid
+        # no raw dumps: no Python lists or dicts, no bare field names
+        for raw in ("['", "{'", "free:", "exposure:", "best_left", "played_exposure", "None"):
+            assert raw not in text, (gid, raw)
+
+
+def test_the_report_speaks_turkish_with_lang_tr() -> None:
+    en, tr = _report("kahve-2026-09-17-19-h7", "en"), _report("kahve-2026-09-17-19-h7", "tr")
+    assert '<html lang="tr">' in tr and '<html lang="en">' in en
+    assert "per yerine çift" in tr and "ıstaka" in tr and "pairs instead of melds" in en
+    for english in ("discarded", "laid off", "best melds opening", "points", "rack:", "finished", "Hand "):
+        assert english not in tr, english
+    assert tr.count('class="t') == en.count('class="t')  # the same tiles drawn
+
+
+def test_istaka_report_takes_lang(tmp_path: Path) -> None:
+    from analysis.cli import main
+
+    out = tmp_path / "r.html"
+    assert main(["report", "kahve-2026-09-13-14-h2", "--log", str(CASES), "--out", str(out), "--lang", "tr"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<html lang="tr">' in text and "alınmayan bitiren taş" in text
+
+
+def test_a_deep_report_shows_candidates_lesson_best_line_and_expected(tmp_path: Path) -> None:
+    from golden.build import KIT1, tiles_of
+    from golden.builder import LogFile
+
+    from analysis.review import render
+    from analysis.review.deep import TOP, deep_review_game
+    from analysis.review.lesson import sentence
+
+    f = LogFile()
+    h = f.game("deep-report", variant="101", hands=1).hand(
+        1, starter=0, indicator="Y6", racks={0: "K4 K12 *", 1: tiles_of(KIT1) + " R12 B12 Y2"},
+        deck="Y1 Y3 Y4 Y8 Y5")
+    h.discard(0, "K4")
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, "Y1")
+    h.cycle([2, 3])
+    h.draw(0)
+    h.discard(0, "K12")
+    h.draw(1)  # Y5: taking K12 would have finished
+    h.discard(1, "Y5")
+    p = tmp_path / "d.jsonl"
+    p.write_text(f.text(), encoding="utf-8")
+    res = replay_game(read_file(p).games[0], keep_steps=True)
+    gr = deep_review_game(res, budget=0.0)
+    choices = [c for d in gr.decisions for c in d.choices]
+    assert choices
+    for lang in ("en", "tr"):
+        text = render(res, gr, lang=lang)
+        blocks = text.split('<div class="d" data-kind=')[1:]
+        assert len(blocks) == len(choices)
+        for c, b in zip(choices, blocks):
+            rows = b.split("</table>")[0].count("<tr>") + b.split("</table>")[0].count('<tr class="pl">') - 1
+            assert 2 <= rows <= TOP + 1 and "(" + ("oynanan" if lang == "tr" else "played") + ")" in b
+            assert html_escape(sentence(c, lang)) in b
+            assert ("en iyi dizi" if lang == "tr" else "the best line") in b
+        actual = "gerçek sonuç" if lang == "tr" else "actual result"
+        assert actual in text and ("değerlendiricinin beklediği" if lang == "tr" else "the evaluator expected") in text
+    take = next(c for d in gr.decisions if d.seat == 1 for c in d.choices if c.kind == "take" and d.turn > 1)
+    assert take.best_events and take.best_events[0]["type"] == "take"
+
+
+def html_escape(s: str) -> str:
+    import html
+
+    return html.escape(s, quote=True)

@@ -1,6 +1,13 @@
 """A game's review as one standalone HTML file: tiles drawn with inline CSS, no scripts, no links
 to fetch, so it can be saved and shared. Every text that comes from a log (ids, names, notation)
-is escaped; tiles are drawn from parsed values.
+is escaped; tiles are drawn from parsed values; every fixed word is in Turkish and English
+(:mod:`.words`, ``lang``).
+
+A quick review lists each hand's findings in turn order, with the rack, the table, what was
+played and the best line drawn whole (an opening with its lay-offs and swaps). A deep review
+lists every graded decision: its top three candidates with expected points, what was played,
+the lesson sentence, the best line, and per hand the actual result next to what the evaluator
+expected.
 """
 
 from __future__ import annotations
@@ -9,14 +16,16 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from analysis.game import GameResult
-from analysis.game import HandState
-from analysis.game import COLOURS, NotationError, Placed, Tile, parse_placed
+from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
-from .model import CATEGORIES, SOLVER_VERSION, GameReview, Mistake
+from .lesson import describe, sentence
+from .model import CATEGORIES, CATEGORY_KIND, Choice, Decision, GameReview, HandReview, Mistake
+from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
 SEVERITY_COLOUR = {"blunder": "#c62828", "mistake": "#ef6c00", "inaccuracy": "#f9a825", "note": "#607d8b"}
+SEVERITY_WORD = {"blunder": ("büyük hata", "blunder"), "mistake": ("hata", "mistake"),
+                 "inaccuracy": ("küçük hata", "inaccuracy"), "note": ("not", "note")}
 
 CSS = """
 body{font-family:system-ui,sans-serif;margin:24px;color:#222;background:#fafaf7;max-width:1100px}
@@ -30,7 +39,10 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 .meld{display:inline-block;margin:2px 6px 2px 0;padding:2px;border-radius:4px;background:#2f7d4d}
 .sev{color:#fff;border-radius:8px;padding:1px 7px;font-size:11px;font-weight:700}
 .m{border:1px solid #ddd;border-radius:6px;padding:8px;margin:8px 0;background:#fff}
-.lbl{font-size:12px;color:#555}
+.d{border:1px solid #ccc;border-radius:6px;padding:8px;margin:10px 0;background:#fff}
+.ev{display:inline-block;margin:2px 10px 2px 0}
+.lbl{font-size:12px;color:#555}.lesson{font-style:italic;margin:4px 0}
+tr.pl td{background:#fff3d6}
 """
 
 
@@ -69,97 +81,291 @@ def notation(items: Sequence[Any], okey: Tile) -> str:
     return "".join(out)
 
 
-def table(state: HandState, players: Sequence[str]) -> str:
+def _groups(groups: Iterable[Sequence[Any]], okey: Tile) -> str:
+    return "".join(f'<span class="meld">{notation(list(g), okey)}</span>' for g in groups)
+
+
+def _tiles_of(x: Any) -> list[Any]:
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return str(x).split() if x not in (None, "") else []
+
+
+def table(state: HandState, players: Sequence[str], lang: str = "en") -> str:
     melds = [m for m in state.table if m is not None]
     if not melds:
-        return '<span class="lbl">no melds on the table</span>'
+        return f'<span class="lbl">{esc(word("no_table", lang))}</span>'
     return "".join(f'<span class="meld" title="#{m.index} {esc(players[m.owner])}">'
                    f'{"".join(placed(p, state.okey) for p in m.tiles)}</span>' for m in melds)
 
 
-def _best_html(best: dict[str, Any], okey: Tile) -> str:
-    parts = []
-    for key, label in (("points", "best melds opening"), ("pairs", "best pairs opening")):
-        plan = best.get(key) or {}
-        groups = plan.get("melds") or plan.get("pairs") or []
-        if groups and plan.get("reaches"):
-            val = plan.get("value", plan.get("count"))
-            parts.append(f'<div>{esc(label)} ({esc(val)}): '
-                         + "".join(f'<span class="meld">{notation(g, okey)}</span>' for g in groups) + "</div>")
-    if "take" in best:
-        tk = best["take"]
-        groups = (tk.get("plan") or {}).get("melds") or (tk.get("plan") or {}).get("pairs") or []
-        parts.append(f'<div>taking {notation([tk.get("tile")], okey)} opens ({esc(tk.get("kind"))} '
-                     f'{esc(tk.get("value"))}): ' + "".join(f'<span class="meld">{notation(g, okey)}</span>'
-                                                          for g in groups) + "</div>")
-    turn = best.get("turn")
-    if turn:
-        rows = [f'<span class="meld">{notation(g, okey)}</span>' for g in turn.get("melds", []) + turn.get("pairs", [])]
-        rows += [f'<span class="meld">→#{esc(x.get("meld"))} {notation(x.get("tiles", []), okey)}</span>'
-                 for x in turn.get("layoffs", [])]
-        rows += [f'<span class="meld">⇄#{esc(x.get("meld"))} {notation(x.get("tiles", []), okey)}</span>'
-                 for x in turn.get("swaps", [])]
-        parts.append(f'<div>best turn: {"".join(rows) or "nothing to place"} · left '
-                     f'{notation(turn.get("left", []), okey)} ({esc(turn.get("penalty"))})'
-                     + (" · finishes" if turn.get("finishes") else "") + "</div>")
-    return "".join(parts)
-
-
-def _events_text(events: Sequence[dict[str, Any]]) -> str:
+def events_html(events: Sequence[dict[str, Any]], okey: Tile, lang: str = "en") -> str:
+    """Log events as words and drawn tiles (draws, takes, openings, melds, lay-offs, swaps,
+    discards)."""
     out = []
     for e in events:
         kind = e.get("type")
-        what = e.get("tile") or e.get("tiles") or e.get("melds") or e.get("pairs") or ""
-        out.append(f"{kind} {what}".strip())
-    return "; ".join(out)
+        if kind in ("draw", "take", "return", "discard", "show"):
+            t = e.get("tile")
+            out.append(f'{esc(word("ev_" + kind, lang))} {notation([t], okey) if t else ""}')
+        elif kind == "open" and e.get("pairs"):
+            out.append(f'{esc(word("ev_open_pairs", lang))} {_groups(e["pairs"], okey)}')
+        elif kind == "open":
+            out.append(f'{esc(word("ev_open", lang))} {_groups(e.get("melds", []), okey)}')
+        elif kind == "meld":
+            out.append(f'{esc(word("ev_meld", lang))} {_groups(e.get("melds") or e.get("pairs") or [], okey)}')
+        elif kind in ("layoff", "swap"):
+            m = e.get("meld")
+            out.append(f'{esc(word("ev_" + kind, lang, m=m))} {notation(_tiles_of(e.get("tiles", e.get("tile"))), okey)}')
+        elif kind in ("takeback", "declare"):
+            out.append(esc(word("ev_" + kind, lang)))
+    return "".join(f'<span class="ev">{x}</span>' for x in out) or esc(word("nothing_played", lang))
 
 
-def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Any) -> str:
-    colour = SEVERITY_COLOUR[m.severity]
-    detail = ", ".join(f"{k}: {v}" for k, v in m.detail.items())
-    return (f'<div class="m" data-category="{esc(m.category)}"><span class="sev" style="background:{colour}">'
-            f'{esc(m.severity)}</span> <b>{esc(m.category)}</b> — {esc(players[m.seat])} · cost '
-            f'<b>{m.cost}</b> · step {m.step}, line {m.line}'
-            f'<div class="lbl">{esc(CATEGORIES.get(m.category, ""))}{" · " + esc(detail) if detail else ""}</div>'
-            f'<div>rack: {rack(state.racks[m.seat], state.okey)}</div>'
-            f'<div>table: {table(state, players)}</div>'
-            f'<div class="lbl">played: {esc(_events_text(d.played.get("events", [])))}</div>'
-            f'{_best_html(d.best, state.okey)}</div>')
+def _left_html(left: Sequence[Any], penalty: Any, okey: Tile, lang: str) -> str:
+    return esc(word("leaves", lang, tiles="\x00", n=penalty)).replace("\x00", notation(list(left), okey))
 
 
-def render(res: GameResult, gr: GameReview) -> str:
-    """The review report of one game (``res`` replayed with its steps) as a standalone HTML page."""
+def _opening_html(plan: dict[str, Any], key: str, okey: Tile, lang: str) -> str:
+    """A best opening drawn whole: the line's events when the review has them (melds or pairs,
+    lay-offs, okey swaps and what follows), else its groups and lay-offs."""
+    val = plan.get("value", plan.get("count"))
+    head = esc(word("best_melds" if key == "points" else "best_pairs", lang, v=val))
+    if plan.get("events"):
+        body = events_html([e for e in plan["events"] if e.get("type") != "take"], okey, lang)
+    else:
+        groups = plan.get("melds") or plan.get("pairs") or []
+        body = _groups(groups, okey) + "".join(
+            f'<span class="ev">{esc(word("ev_layoff", lang, m=x.get("meld")))} {notation(x.get("tiles", []), okey)}</span>'
+            for x in plan.get("layoffs", []))
+    left = plan.get("left")
+    tail = f' · {_left_html(left, plan.get("penalty", "?"), okey, lang)}' if left and "events" not in plan else ""
+    if left and "events" in plan:
+        tail = f' · {esc(word("rack", lang))}: {notation(list(left), okey)}'
+    return f"<div>{head}: {body}{tail}</div>"
+
+
+def best_html(best: dict[str, Any], okey: Tile, lang: str = "en") -> str:
+    """What the review found best for the turn, drawn."""
+    parts = []
+    for key in ("points", "pairs"):
+        plan = best.get(key) or {}
+        if plan.get("reaches") and (plan.get("melds") or plan.get("pairs")):
+            parts.append(_opening_html(plan, key, okey, lang))
+    tk = best.get("take")
+    if tk:
+        if "turn" in tk:  # an opened seat's take that finishes
+            head = esc(word("best_take_finish", lang, t="\x00")).replace("\x00", notation([tk.get("tile")], okey))
+            parts.append(f'<div>{head}: {_turn_rows(tk["turn"], okey, lang)}</div>')
+        else:
+            plan = tk.get("plan") or {}
+            what = f'{_kind(tk.get("kind"), lang)} {tk.get("value")}' if tk.get("kind") else ""
+            head = esc(word("best_take", lang, t="\x00", v=what)).replace("\x00", notation([tk.get("tile")], okey))
+            body = events_html(plan["events"], okey, lang) if plan.get("events") else \
+                _groups(plan.get("melds") or plan.get("pairs") or [], okey)
+            parts.append(f"<div>{head}: {body}</div>")
+    turn = best.get("turn")
+    if turn:
+        fin = ""
+        if turn.get("finishes"):
+            fin = " · " + esc(word("finishes", lang))
+        elif turn.get("other_line_finishes"):
+            fin = " · " + esc(word("other_finishes", lang))
+        parts.append(f'<div>{esc(word("best_turn", lang))}: {_turn_rows(turn, okey, lang)}{fin}</div>')
+    kept = best.get("kept_opening")
+    if kept:
+        parts.append(f'<div class="lbl">{esc(word("kept_opening", lang, v=kept.get("value"), th=kept.get("threshold")))}</div>')
+    return "".join(parts)
+
+
+def _turn_rows(turn: dict[str, Any], okey: Tile, lang: str) -> str:
+    rows = [f'<span class="ev">{esc(word("ev_swap", lang, m=x.get("meld")))} {notation(x.get("tiles", []), okey)}</span>'
+            for x in turn.get("swaps", [])]
+    if turn.get("melds") or turn.get("pairs"):
+        rows.append(f'<span class="ev">{esc(word("ev_meld", lang))} '
+                    f'{_groups(turn.get("melds", []) + turn.get("pairs", []), okey)}</span>')
+    rows += [f'<span class="ev">{esc(word("ev_layoff", lang, m=x.get("meld")))} {notation(x.get("tiles", []), okey)}</span>'
+             for x in turn.get("layoffs", [])]
+    body = "".join(rows) or esc(word("nothing_to_place", lang))
+    return f'{body} · {_left_html(turn.get("left", []), turn.get("penalty", "?"), okey, lang)}'
+
+
+def _kind(k: Any, lang: str) -> str:
+    """An opening's kind (points, pairs) or a decision's (take, place, discard) in words."""
+    for key in (f"kind_{k}", f"k_{k}"):
+        if key in WORDS:
+            return word(key, lang)
+    return str(k or "")
+
+
+def detail_html(m: Mistake, okey: Tile, lang: str = "en") -> str:
+    """A finding's numbers in plain words, tiles drawn: no raw dumps."""
+    d = m.detail
+    out: list[str] = []
+
+    def tiles(key: str, items: Any) -> None:
+        out.append(esc(word(key, lang, tiles="\x00")).replace("\x00", notation(_tiles_of(items), okey)))
+
+    if d.get("tile"):
+        tiles("d_tile", d["tile"])
+    if d.get("best_tile"):
+        tiles("d_best_tile", d["best_tile"])
+    if d.get("free"):
+        tiles("d_free", d["free"])
+    if "played_exposure" in d and "exposure" in d:
+        kind = _kind(d.get("kind"), lang)
+        out.append(esc(word("d_exposure", lang, n=d["played_exposure"], b=d["exposure"])) + " · "
+                   + esc(f'{kind} {d.get("value")}'))
+    elif "exposure" in d and "best_exposure" in d:
+        out.append(esc(word("d_exposure", lang, n=d["exposure"], b=d["best_exposure"])))
+    elif "exposure" in d and "value" in d:
+        kind = _kind(d.get("kind"), lang)
+        out.append(esc(word("d_option", lang, kind=kind, v=d["value"], b=d["exposure"])))
+    if "best_value" in d:
+        out.append(esc(word("d_played_value", lang, v=d.get("value"))))
+    if "after" in d:
+        kind = _kind(d.get("kind"), lang)
+        out.append(esc(f'{kind} {d.get("value")} → {d["after"]}') + " · " + esc(word("d_after", lang, n=d["after"])))
+    if "threshold" in d:
+        out.append(esc(word("d_threshold", lang, n=d["threshold"])))
+    for key in ("carried", "bonus", "okeys", "charged_before", "deck", "written"):
+        if d.get(key):
+            out.append(esc(word("d_" + key, lang, n=d[key])))
+    if d.get("rule"):
+        out.append(esc(word("d_rule", lang, r=d["rule"])))
+    if d.get("hindsight"):
+        out.append(esc(word("d_hindsight", lang)))
+    if "expected_played" in d and "expected_best" in d:
+        out.append(esc(word("d_expected", lang, p=d["expected_played"], b=d["expected_best"])))
+    if d.get("note"):
+        out.append(esc(word("d_note", lang)))
+    return " · ".join(out)
+
+
+def _badge(m: Mistake, lang: str) -> str:
+    sev = SEVERITY_WORD[m.severity][0 if lang == "tr" else 1]
+    return f'<span class="sev" style="background:{SEVERITY_COLOUR[m.severity]}">{esc(sev)}</span>'
+
+
+def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Decision, lang: str) -> str:
+    detail = detail_html(m, state.okey, lang)
+    extra = f' · {esc(word("d_okeys_kept", lang))}' if d.played.get("okeys_kept") else ""
+    return (f'<div class="m" data-category="{esc(m.category)}">{_badge(m, lang)} '
+            f'<b>{esc(category_name(m.category, lang))}</b> — {esc(players[m.seat])} · '
+            f'{esc(word("turn", lang, n=d.turn + 1))} · {esc(word("cost", lang))} '
+            f'<b>{esc(word("points", lang, n=m.cost))}</b> · '
+            f'<span class="lbl">{esc(word("step", lang, step=m.step, line=m.line))}</span>'
+            f'<div class="lbl">{esc(definition(m.category, lang))}</div>'
+            f'<div>{detail}{extra}</div>'
+            f'<div>{esc(word("rack", lang))}: {rack(state.racks[m.seat], state.okey)}</div>'
+            f'<div>{esc(word("table", lang))}: {table(state, players, lang)}</div>'
+            f'<div>{esc(word("played", lang))}: {events_html(d.played.get("events", []), state.okey, lang)}</div>'
+            f'{best_html(d.best, state.okey, lang)}</div>')
+
+
+def _choice_html(c: Choice, d: Decision, okey: Tile, players: Sequence[str], lang: str) -> str:
+    rows = []
+    for i, x in enumerate(c.candidates, 1):
+        cls = ' class="pl"' if x.get("played") else ""
+        mark = f' ({esc(word("played", lang))})' if x.get("played") else ""
+        rows.append(f'<tr{cls}><td>{i}</td><td>{esc(describe(x.get("events") or [], x.get("move", ""), lang))}{mark}'
+                    f'</td><td>{float(x.get("expected", 0)):.1f}</td></tr>')
+    labels = [m for m in d.mistakes if CATEGORY_KIND.get(m.category) == c.kind]
+    cost = (f' · {esc(word("cost", lang))} <b>{esc(word("points", lang, n=round(c.cost)))}</b>' if c.cost > 0 else "")
+    return (f'<div class="d" data-kind="{esc(c.kind)}"><b>{esc(word("turn", lang, n=d.turn + 1))}</b> · '
+            f'{esc(players[d.seat])} · {esc(word("k_" + c.kind, lang))}{cost}'
+            f'<div>{esc(word("played", lang))}: {events_html(c.played_events, okey, lang)}</div>'
+            f'<table><tr><th>#</th><th>{esc(word("move", lang))}</th><th>{esc(word("expected", lang))}</th></tr>'
+            f'{"".join(rows)}</table>'
+            f'<div class="lesson">{esc(sentence(c, lang))}</div>'
+            f'<div>{esc(word("best_line", lang))}: {events_html(c.best_events, okey, lang)}</div>'
+            + "".join(_mistake_line(m, okey, players, d, lang) for m in labels) + "</div>")
+
+
+def _mistake_line(m: Mistake, okey: Tile, players: Sequence[str], d: Decision, lang: str) -> str:
+    return (f'<div class="m" data-category="{esc(m.category)}">{_badge(m, lang)} '
+            f'<b>{esc(category_name(m.category, lang))}</b> · {esc(word("points", lang, n=m.cost))}'
+            f'<div class="lbl">{esc(definition(m.category, lang))} · {detail_html(m, okey, lang)}</div></div>')
+
+
+def _expected(h: HandReview) -> list[float | None]:
+    """Per seat, the expected hand score at the seat's first graded decision of the hand."""
+    out: list[float | None] = [None] * 4
+    for d in h.decisions:
+        if out[d.seat] is None and d.choices:
+            out[d.seat] = d.choices[0].expected_played
+    return out
+
+
+def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str) -> list[str]:
+    exp = _expected(h)
+    actual = hr.totals()
+    head = (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
+            f'<th>{esc(word("actual", lang))}</th><th>{esc(word("evaluator", lang))}</th></tr>')
+    out = [head]
+    for s in range(4):
+        e = "—" if exp[s] is None else f"{exp[s]:.1f}"
+        out.append(f"<tr><td>{s}</td><td>{esc(players[s])}</td><td>{actual[s]}</td><td>{e}</td></tr>")
+    out.append(f'</table><p class="lbl">{esc(word("expected_note", lang))}</p>')
+    okey = hr.steps[0].state.okey if hr.steps else None
+    for d in h.decisions:
+        if okey is None:
+            break
+        for c in d.choices:
+            out.append(_choice_html(c, d, okey, players, lang))
+        kinds = {c.kind for c in d.choices}
+        for m in d.mistakes:  # findings of a decision with one legal move: notes
+            if CATEGORY_KIND.get(m.category) not in kinds:
+                out.append(_mistake_line(m, okey, players, d, lang))
+    return out
+
+
+def render(res: GameResult, gr: GameReview, lang: str = "en") -> str:
+    """The review report of one game (``res`` replayed with its steps) as a standalone HTML page,
+    in Turkish (``lang="tr"``) or English."""
+    if lang not in ("tr", "en"):
+        raise ValueError(f"lang must be 'tr' or 'en', not {lang!r}")
     players = gr.players
-    out = [(f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Istaka review: {esc(gr.game)}</title>'
-           f'<style>{CSS}</style></head><body>'),
-           f'<h1>Istaka review — {esc(gr.game)}</h1>',
-           (f'<p class="lbl">variant {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
-           f'{esc(res.header.get("site", ""))} · solver {esc(SOLVER_VERSION)}</p>'),
-           ("<table><tr><th>seat</th><th>player</th><th>decisions</th><th>agreement</th><th>cost</th>"
-           "<th>cost / hand</th><th>mistakes by category</th></tr>")]
+    depth = word("deep" if gr.depth == "deep" else "quick", lang)
+    out = [(f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(word("title", lang))}: '
+            f'{esc(gr.game)}</title><style>{CSS}</style></head><body>'),
+           f'<h1>{esc(word("title", lang))} — {esc(gr.game)}</h1>',
+           (f'<p class="lbl">{esc(word("variant", lang))} {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
+            f'{esc(res.header.get("site", ""))} · {esc(depth)} · {esc(gr.version)}</p>'),
+           (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
+            f'<th>{esc(word("decisions", lang))}</th><th>{esc(word("graded", lang))}</th>'
+            f'<th>{esc(word("accuracy", lang))}</th><th>{esc(word("cost", lang))}</th>'
+            f'<th>{esc(word("cost_hand", lang))}</th><th>{esc(word("by_category", lang))}</th></tr>')]
     for row in gr.summary():
-        cats = ", ".join(f"{esc(k)} {v}" for k, v in sorted(row["by_category"].items()))
-        agree = "—" if row["agreement"] is None else f'{row["agreement"]:.0f}%'
+        cats = ", ".join(f"{esc(category_name(k, lang))} {v}" for k, v in sorted(row["by_category"].items()))
+        acc = "—" if row["accuracy"] is None else f'{row["accuracy"]:.0f}%'
         out.append(f'<tr><td>{row["seat"]}</td><td>{esc(row["player"])}</td><td>{row["decisions"]}</td>'
-                   f'<td>{agree}</td><td>{row["cost"]}</td><td>{row["cost_per_hand"]:.1f}</td><td>{cats}</td></tr>')
+                   f'<td>{row["graded"]}</td><td>{acc}</td><td>{row["cost"]:.0f}</td>'
+                   f'<td>{row["cost_per_hand"]:.1f}</td><td>{cats}</td></tr>')
     out.append("</table>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}
     for hrv in gr.hands:
         hr = by_ord.get(hrv.ord)
         if hr is None:
             continue
-        ms = sorted(((m, d) for d in hrv.decisions for m in d.mistakes), key=lambda x: (-x[0].cost, x[0].step))
+        # findings in turn order within the hand
+        ms = sorted(((m, d) for d in hrv.decisions for m in d.mistakes), key=lambda x: (x[1].turn, x[0].step))
         scores = " ".join(esc(x) for x in hr.totals())
-        out.append(f'<h2>Hand {hrv.hand} — {esc(hrv.result)} · scores {scores} · {len(ms)} mistakes</h2>')
+        result = word("result_" + hrv.result, lang) if "result_" + hrv.result in WORDS else hrv.result
+        out.append(f'<h2>{esc(word("hand", lang))} {hrv.hand} — {esc(result)} · {esc(word("scores", lang))} '
+                   f'{scores} · {esc(word("n_mistakes", lang, n=len(ms)))}</h2>')
+        if gr.depth == "deep":
+            out += _hand_deep(hrv, hr, players, lang)
+            continue
         if not ms:
-            out.append('<p class="lbl">no mistakes found</p>')
+            out.append(f'<p class="lbl">{esc(word("no_mistakes", lang))}</p>')
         for m, d in ms:
             step = min(max(m.step, 0), len(hr.steps) - 1)
-            out.append(_mistake_html(m, hr.steps[step].state, players, d))
-    out.append("<h2>Categories</h2><table>")
-    out += [f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in CATEGORIES.items()]
+            out.append(_mistake_html(m, hr.steps[step].state, players, d, lang))
+    out.append(f'<h2>{esc(word("categories", lang))}</h2><table>')
+    out += [f"<tr><td>{esc(category_name(k, lang))}</td><td>{esc(definition(k, lang))}</td></tr>" for k in CATEGORIES]
     out.append("</table></body></html>")
     return "\n".join(out)
 
 
-__all__ = ["render"]
+__all__ = ["best_html", "detail_html", "events_html", "render"]
