@@ -276,3 +276,12 @@ def test_a_line_with_a_show_or_a_declaration_says_it_in_words() -> None:
     assert "shows the gösterge R5" in en and "declares çift" in en
     assert "gösterge gösterdi R5" in tr and "çifte gidiyor" in tr
     assert ">show<" not in en + tr and ">declare<" not in en + tr
+
+
+def test_a_lesson_says_a_show_or_a_declaration_in_words_and_never_an_internal_label() -> None:
+    from analysis.review.lesson import describe
+
+    assert describe([{"type": "declare", "seat": 0}], "wait", "tr") == "çifte gideceğini söylemek"
+    assert describe([{"type": "show", "seat": 0, "tile": "R5"}], "played", "en") == "showing the gösterge R5"
+    assert describe([{"type": "return", "seat": 0, "tile": "R5"}], "played", "en") == "placing nothing"
+    assert describe([], "wait", "tr") == "beklemek"

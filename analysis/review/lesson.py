@@ -76,7 +76,13 @@ def describe(events: Sequence[dict[str, Any]], label: str, lang: str) -> str:
             parts.append(f"okeyi {given} ile değiştirmek" if tr else f"swapping {given} for the okey")
         elif k == "takeback":
             parts.append("geri almak" if tr else "taking back")
-    return ", ".join(parts) if parts else label
+        elif k == "show":
+            parts.append(f"göstergeyi ({e.get('tile', '')}) göstermek" if tr else f"showing the gösterge {e.get('tile', '')}")
+        elif k == "declare":
+            parts.append("çifte gideceğini söylemek" if tr else "declaring pairs")
+    if parts:
+        return ", ".join(parts)
+    return describe((), label, lang)  # nothing placed: never the candidate's internal label
 
 
 def sentence(c: Choice, lang: str = "en") -> str:
