@@ -374,6 +374,20 @@ def test_taking_the_discard_and_finishing_is_graded_clean_and_feeds_a_finish(tmp
     assert m.cost == 0 and m.detail["hindsight"] is True and m.detail["finisher"] == 1
 
 
+def test_an_unopened_seat_that_could_take_and_finish_at_once_is_a_missed_take_finish(tmp_path: Path) -> None:
+    # seat 1 holds KIT1 + R12 B12 Y2; taking K12 opens 141 (KIT1 + R12 B12 K12) leaving Y2 to
+    # throw: a finish (elden, E2). Before the draw the best opening left R12 B12 Y2 (26); he drew
+    # Y5 and threw it: 26 - 2 + the finisher's 101, and no missed opening on top (charged once)
+    f, h = hand1(s0="K12 *", s1=tiles_of(KIT1) + " R12 B12 Y2", deck="Y5 Y4 Y8")
+    h.discard(0, "K12")
+    h.draw(1)
+    h.discard(1, "Y5")
+    gr = review(f, tmp_path)
+    [m] = found(gr, 1, "missed_take_finish")
+    assert m.cost == 26 - 2 + 101 and m.detail["tile"] == "K12" and m.detail["value"] == 141
+    assert seat_cats(gr, 1) == {"missed_take_finish"}
+
+
 def test_the_last_discard_before_the_deck_runs_out_throws_the_highest_dead_tile(tmp_path: Path) -> None:
     # the deck holds exactly the 20 tiles below; seat 1 opens KIT1 keeping R12 Y2 Y4 and draws
     # the 1st, 5th, 9th, 13th and 17th; after the 17th (Y11) three tiles are left, so his turn
