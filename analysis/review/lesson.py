@@ -32,6 +32,12 @@ REASONS: dict[str, dict[str, str]] = {
     "okey_kept": {"en": "an okey stayed in the rack to the end (E5)", "tr": "okey el sonuna kadar ıstakada kaldı (E5)"},
     "pairs_over_melds": {"en": "a melds opening left less in the rack", "tr": "perle açılış ıstakada daha az bırakırdı"},
     "melds_over_pairs": {"en": "a pairs opening left less in the rack", "tr": "çiftle açılış ıstakada daha az bırakırdı"},
+    "missed_take_finish": {"en": "the previous discard would have finished the hand", "tr": "yerdeki taşla el bitebiliyordu"},
+    "last_discard": {"en": "the deck was running out: the highest dead tile should go",
+                     "tr": "deste bitiyordu: en yüksek ölü taş atılmalıydı"},
+    "broke_opening": {"en": "the discard broke the best opening near its threshold",
+                      "tr": "atılan taş eşiğe yakın en iyi açılışı bozdu"},
+    "fed_finish": {"en": "the next player finished with this discard", "tr": "sonraki oyuncu bu taşla bitirdi"},
     "failed_opening": {"en": "an opening was taken back and charged (X2, X7)", "tr": "açılış geri alındı ve ceza yazıldı (X2, X7)"},
 }
 
