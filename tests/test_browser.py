@@ -8,64 +8,24 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM, ROOT, needs_chromium, streamlit_server
 from dashboard_logs import make_game, write_log
 from store_logs import stored
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason=f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = needs_chromium
 
 
 @pytest.fixture
-def server(tmp_path: Path):
+def server(tmp_path: Path) -> Iterator[str]:
     log = write_log(tmp_path / "g.jsonl", [make_game("web-1", hands=2, seed=5,
                                                      players=["Ali", "Ayşe", "Mehmet", "Zeynep"])])
     db = stored(tmp_path / "web.duckdb", log)
-    port = _free_port()
-    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless", "true",
-                             "--server.address", "127.0.0.1", "--server.port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"streamlit did not start: {out[-2000:]}")
-            time.sleep(0.3)
+    with streamlit_server(db, tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_replay_link_steps_with_the_arrow_key_and_draws_tiles(server: str) -> None:

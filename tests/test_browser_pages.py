@@ -11,25 +11,16 @@ oversized racks in its URL.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
+from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
 from store_logs import stored
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[1]
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ERRORS = '[data-testid="stException"], [data-testid="stAlertContentError"]'
 TITLES = {  # page -> (Turkish, English) title
     "games": ("Oyunlar", "Games"), "replay": ("El tekrarı", "Hand replay"),
@@ -39,14 +30,7 @@ TITLES = {  # page -> (Turkish, English) title
     "rules": ("Kurallar ve kayıt biçimi", "Rules and log format"),
 }
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason=f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = needs_chromium
 
 
 def _danger_step(db: Path, game: str) -> tuple[int, int]:
@@ -88,34 +72,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with store.reading(db) as con:
         ids = [str(g) for g in queries.list_games(con)["game"]]
         mistakes = queries.game_mistakes(con, ids[0])
-    port = _free_port()
     server_log = d / "server.log"
-    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    with server_log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
-                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start: {server_log.read_text()[-2000:]}")
-            time.sleep(0.3)
+    with streamlit_server(db, server_log) as url:
         yield {"url": url, "ids": ids, "mistakes": mistakes, "log": server_log, "danger": _danger_step(db, ids[0])}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +118,12 @@ def _params(pg: Any) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlparse(pg.url).query).items()}
 
 
+def _expect_step(pg: Any, step: int) -> None:
+    from playwright.sync_api import expect
+
+    expect(pg.locator('[data-testid="ist-step"]')).to_have_attribute("data-step", str(step), timeout=30_000)
+
+
 def _no_errors(pg: Any, where: str) -> None:
     errs = pg.locator(ERRORS)
     assert errs.count() == 0, (where, [e.inner_text()[:300] for e in errs.all()])
@@ -197,7 +162,7 @@ def test_review_click_on_a_mistake_opens_the_replay_at_that_step(site: dict[str,
     q = _params(page)
     assert urlparse(page.url).path.endswith("/replay")
     assert (q["game"], q["hand"], q["step"]) == (game, str(int(want["hand"])), str(int(want["step"])))
-    assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == str(int(want["step"]))
+    _expect_step(page, int(want["step"]))
     _no_errors(page, "review -> replay")
 
 
@@ -206,7 +171,7 @@ def test_games_click_on_a_row_opens_that_games_replay(site: dict[str, Any], page
     _click_row(page, page.locator('[data-testid="stDataFrame"]').first, 1)
     _settle(page, TITLES["replay"][0])
     assert _params(page)["game"] == site["ids"][1]
-    assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == "0"
+    _expect_step(page, 0)
     _no_errors(page, "games -> replay")
 
 
@@ -218,7 +183,7 @@ def test_a_deep_link_to_the_first_and_the_last_game_survives_a_reload(site: dict
     for _ in range(2):
         q = _params(page)
         assert (q.get("game"), q.get("hand"), q.get("step")) == (game, "2", "7"), page.url
-        assert page.locator('[data-testid="ist-step"]').get_attribute("data-step") == "7"
+        _expect_step(page, 7)
         page.reload(wait_until="domcontentloaded")
         _settle(page, TITLES["replay"][0])
 
@@ -241,9 +206,11 @@ def test_the_language_survives_a_reload_and_the_switch_writes_it(site: dict[str,
 def test_the_dangerous_discards_panel_draws_tiles(site: dict[str, Any], page: Any) -> None:
     hand, step = site["danger"]
     _open(page, f"{site['url']}/replay?game={quote(site['ids'][0])}&hand={hand}&step={step}", TITLES["replay"][0])
+    from playwright.sync_api import expect
+
     panel = page.locator('[data-testid="ist-danger"]')
+    expect(panel.locator("[data-danger]").first).to_be_visible(timeout=30_000)
     items = panel.locator("[data-danger]").all()
-    assert items, panel.inner_text()
     for item in items:  # each tile drawn, with its rule and what discarding it would cost (101 preset)
         rule, tile = item.get_attribute("data-danger"), item.locator("[data-tile]").get_attribute("data-tile")
         cost = int(re.findall(r"\d+", item.inner_text())[-1])
