@@ -311,3 +311,11 @@ def test_a_charts_legend_names_and_links_the_rules_its_labels_cite() -> None:
     assert en.startswith("[O4](rules?rule=O4&lang=en): After a pairs opening · [L1](rules?rule=L1&lang=en): ")
     assert "[X3](rules?rule=X3&lang=en): Discarding an okey" in en
     assert rl.legend(["nothing here"], "tr") == ""
+
+
+def test_the_readme_points_to_the_repositorys_own_rules() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "../" not in text and "RULES.md" not in text and "LOG_FORMAT" not in text
+    for target in re.findall(r"\]\((docs/[^)#]+)(?:#[^)]*)?\)", text):
+        assert (ROOT / target).is_file(), target
+    assert "](docs/rules.md)" in text and "](docs/log-format.md)" in text
