@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from analysis.evaluate import ExpertBot, best, candidates, decision_of, evaluate
+import pytest
+
+from analysis.evaluate import ExpertBot, best, candidates, decision_of, evaluate, expert
 from analysis.evaluate.sim import natural_partition
 from analysis.game import (
     HandState,
@@ -184,3 +186,12 @@ def test_natural_partition_is_the_quick_finder_without_okeys() -> None:
         p = quick.partition(c, 0)
         v, left = natural_partition(c + [0])
         assert (v, left) == (p.value, list(p.left))
+
+
+def test_expert_plays_legal_hands_in_every_preset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(expert, "WORLDS", 8)  # legality, not strength: few worlds
+    for variant, rules in (("101", None), ("51", None), ("101-classic", {"esli": True})):
+        bots = ("expert", "solver", "greedy", "solver")
+        rec = play_game(GameSpec(f"ex-{variant}", tuple(Player(f"P{k}", b) for k, b in enumerate(bots)), variant, rules,
+                                 "legal", hands=1))
+        assert rec.refused == 0 and rec.finals[-1].over

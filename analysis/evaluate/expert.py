@@ -51,9 +51,9 @@ class ExpertBot(SolverBot):
     kind = "expert"
     sink: Sink | None = None  # a measurement hook (calibration): every evaluation the bot acts on
 
-    def __init__(self, rng: random.Random, worlds: int = WORLDS) -> None:
+    def __init__(self, rng: random.Random, worlds: int | None = None) -> None:
         super().__init__(rng)
-        self.worlds = worlds
+        self.worlds = WORLDS if worlds is None else worlds
 
     def _choose(self, v: View, cands: list[Candidate], what: str, default: int = 0) -> Candidate:
         evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds)
