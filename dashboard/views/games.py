@@ -86,7 +86,13 @@ else:
     st.info(t("no_games", lang))
 
 st.divider()
+# Streamlit writes the drop zone's button and hint in English: ours replace them, in the page's language
+st.html("<style>.st-key-upload [data-testid='stFileUploaderDropzoneInstructions']{display:none}"
+        ".st-key-upload [data-testid='stFileUploaderDropzone'] button p{font-size:0}"
+        ".st-key-upload [data-testid='stFileUploaderDropzone'] button p::after{font-size:14px;"
+        f"content:'{t('upload_button', lang)}'}}</style>")
 files = st.file_uploader(t("upload", lang), type=["jsonl", "gz"], accept_multiple_files=True, key="upload")
+st.caption(t("upload_hint", lang, limit=uploads.LIMIT_MB))
 if files:
     for msg in uploads.import_uploaded(files, lang):
         getattr(st, msg.level)(msg.text)

@@ -32,7 +32,7 @@ url_state.seed("p_players", lambda raw: [x for x in raw if x in names] or None, 
 if "p_players" not in st.session_state:
     st.session_state.p_players = sorted(default)
 st.session_state.p_players = [x for x in st.session_state.p_players if x in names]
-chosen = c2.multiselect(t("players_pick", lang), names, key="p_players")
+chosen = c2.multiselect(t("players_pick", lang), names, key="p_players", placeholder=t("players_placeholder", lang))
 url_state.keep(p_variant=variant, p_players=list(chosen))
 st.caption(t("games_lower_better", lang))
 if not chosen:
