@@ -131,10 +131,25 @@ def test_every_option_has_words_and_a_documented_rule() -> None:
 
 # ---- the pages ----------------------------------------------------------------------------------
 
+def _bad_game() -> str:
+    """A game whose first hand has an illegal lay-off (onto a meld that does not exist, L1) and
+    whose second hand stops in the middle (unfinished)."""
+    events = [json.loads(x) for x in play_game(GameSpec("gr-bad", PLAYERS, "101", None, "7",
+                                                        "2026-10-01T20:00:00+00:00", hands=2)).lines()]
+    draw = next(i for i, e in enumerate(events) if e["type"] == "draw" and e["hand"] == 1)
+    events.insert(draw + 1, {"type": "layoff", "game": "gr-bad", "hand": 1, "seat": events[draw]["seat"],
+                             "meld": 99, "tiles": ["R1"]})
+    second = next(i for i, e in enumerate(events) if e.get("hand") == 2)
+    return "".join(json.dumps(e) + "\n" for e in events[:second + 12])
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     d = tmp_path_factory.mktemp("grdb")
-    yield stored(d / "gr.duckdb", _log(d, range(1), hands=3))
+    log = _log(d, range(1), hands=3)
+    with log.open("a", encoding="utf-8") as f:
+        f.write(_bad_game())
+    yield stored(d / "gr.duckdb", log)
 
 
 @pytest.fixture
@@ -177,3 +192,13 @@ def test_players_penalty_chart_names_and_links_its_rules(app: AppTest) -> None:
     caps = [c.value for c in at.caption if "(rules?rule=" in c.value]
     assert caps, [c.value for c in at.caption]
     assert re.search(r"\[X[2-7]\]\(rules\?rule=X[2-7]&lang=en\): \w", caps[0])
+
+
+@pytest.mark.parametrize("hand,lang,want", [(1, "en", "Invalid hand: everyone scores 0 at hand end"),
+                                            (2, "tr", "Kaydı yarım kalan el: herkese 0.")])
+def test_replay_says_what_an_invalid_or_unfinished_hand_scores(app: AppTest, hand: int, lang: str,
+                                                               want: str) -> None:
+    at = ui.open_page(app, "replay", game="gr-bad", hand=hand, step=9999, lang=lang)
+    assert any(want in m.value for m in at.markdown), [m.value for m in at.markdown][:8]
+    if hand == 1:  # the illegal move, its rule linked
+        assert at.error and "[[L1](rules?rule=L1&lang=en)]" in at.error[0].value

@@ -152,6 +152,8 @@ with board:
                                + game_rules.teams_text(running_totals(state, before), players, lang), lang))
     if hr.error and step == last:
         _illegal(hr.error)
+    if step == last and not state.over and hr.result in ("invalid", "unfinished"):  # what the hand scores
+        st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
     if state.over:
         st.subheader(t("hand_end", lang))
         res = state.result or hr.result
