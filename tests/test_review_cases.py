@@ -151,7 +151,7 @@ def test_the_report_draws_the_best_openings_lay_offs() -> None:
     text = _report("kahve-2026-09-17-19-h7")
     [card] = [c for c in _cards(text) if c.startswith('"pairs_over_melds"')]
     best = card[card.index("best melds opening"):]
-    assert "laid off (on meld 3)" in best and 'title="K8"' in best and 'title="K12"' in best
+    assert "laid off (on meld #3)" in best and 'title="K8"' in best and 'title="K12"' in best
     pairs = card[card.index("best pairs opening"):]
     assert pairs.count("laid off") >= 3  # the pairs line's own lay-offs
 

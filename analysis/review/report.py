@@ -161,7 +161,7 @@ def best_html(best: dict[str, Any], okey: Tile, lang: str = "en") -> str:
             plan = tk.get("plan") or {}
             what = f'{_kind(tk.get("kind"), lang)} {tk.get("value")}' if tk.get("kind") else ""
             head = esc(word("best_take", lang, t="\x00", v=what)).replace("\x00", notation([tk.get("tile")], okey))
-            body = events_html(plan["events"], okey, lang) if plan.get("events") else \
+            body = events_html([e for e in plan["events"] if e.get("type") != "take"], okey, lang) if plan.get("events") else \
                 _groups(plan.get("melds") or plan.get("pairs") or [], okey)
             parts.append(f"<div>{head}: {body}</div>")
     turn = best.get("turn")
