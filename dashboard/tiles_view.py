@@ -77,6 +77,8 @@ CSS = """
 .st-key-pr_rack [data-testid="stBaseButton-primary"]{background:#fff1b8;border:3px solid #1560bd;
   box-shadow:0 0 0 2px #90caf9}
 .st-key-pr_rack [data-testid="stBaseButton-primary"] p{text-decoration:underline}
+/* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
+[data-testid="InputInstructions"]{display:none}
 </style>
 """
 
