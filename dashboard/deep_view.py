@@ -20,7 +20,7 @@ from analysis.game import HandState, Tile, apply
 from . import data, deep_data, url_state
 from .i18n import t
 from .replay_view import describe as describe_event
-from .tiles_view import esc, meld_html, notation_row, rack_html, tile_html
+from .tiles_view import esc, md_text, meld_html, notation_row, rack_html, tile_html
 
 _MSG = "_dv_msg"
 _PRECISE = "_dv_precise"  # (game, ord, step) evaluated for longer on request
@@ -249,15 +249,16 @@ def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
     key = f"dv_pick_{ord}"
     if st.session_state.get(key) not in range(len(rows)):
         st.session_state[key] = max(range(len(rows)), key=lambda i: (rows[i]["cost"], -i))
-    def title(j: int) -> str:
-        return t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1, name=names[rows[j]["seat"]],
+    def title(j: int, md: bool = False) -> str:  # md: an expander's label is Markdown, an option is not
+        name = names[rows[j]["seat"]]
+        return t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1, name=md_text(name) if md else name,
                  kind=kind_label(rows[j]["kind"], lang), cost=_num(rows[j]["cost"]))
 
     if st.toggle(t("dv_all", lang), key="dv_all"):  # every decision shown (as filtered) in full
         visible = {id(x) for x in shown}
         for j, r in enumerate(rows):
             if id(r) in visible:
-                with st.expander(title(j), expanded=r["cost"] > 0):
+                with st.expander(title(j, md=True), expanded=r["cost"] > 0):
                     detail(game, ord, hand_no, r, names, lang, key=f"_{j}")
         return
     i = int(st.selectbox(t("dv_pick", lang), list(range(len(rows))), key=key, format_func=title))
@@ -315,7 +316,7 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
     if state.over:
         return
     seat = state.turn
-    st.subheader(t("dv_replay_title", lang, name=players[seat]))
+    st.subheader(t("dv_replay_title", lang, name=md_text(players[seat])))
     stored = deep_data.stored_at(game, ord, step, lang)
     if stored:
         st.caption(t("dv_replay_stored", lang))
@@ -336,7 +337,7 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
         return
     from analysis.review.lesson import describe
 
-    st.caption(t("dv_replay_live", lang, name=players[seat], kind=kind_label(
+    st.caption(t("dv_replay_live", lang, name=md_text(players[seat]), kind=kind_label(
         {"draw": "take"}.get(res["decision"], res["decision"]), lang), n=res["worlds"]))
     played = _played_label(res["decision"], res["rows"], next_events)
     cands = [{"move": describe(r["events"], r["label"], lang), "expected": r["expected"], "se": r["se"], "n": r["n"],

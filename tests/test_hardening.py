@@ -368,3 +368,38 @@ def test_the_L6_option_on_its_own_with_the_presets_run_end_cap(tmp_path: Path, v
         assert hv["error"] is None, hv["error"]
     else:
         assert hv["error"]["rule"] == "L6" and hv["error"]["line"] == ln
+
+
+# ---- the dashboard: Markdown and links from log text ----------------------------------------
+
+MD_NAMES = ["Ali", "[click](http://example.com)", "Mehmet", "![x](http://127.0.0.1:9/x.png)"]
+
+
+def _texts(at: Any) -> list[str]:
+    """Every text the page gives Streamlit's Markdown (not the HTML blocks, where Markdown is off)."""
+    els = [*at.markdown, *at.error, *at.warning, *at.info, *at.caption, *at.subheader, *at.success]
+    return [e.value for e in els if not str(e.value).lstrip().startswith("<")]
+
+
+def test_markdown_in_player_names_stays_text_and_game_links_are_url_encoded(tmp_path: Path, monkeypatch: Any) -> None:
+    import re
+
+    import apptest_helpers as ui
+    from dashboard_logs import make_game, write_log
+    from streamlit.testing.v1 import AppTest
+
+    log = write_log(tmp_path / "md.jsonl", [make_game("md&#1", hands=1, seed=3, players=MD_NAMES)])
+    db = store_logs.stored(tmp_path / "md.duckdb", log)
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    app = str(REPO / "dashboard" / "app.py")
+    live = re.compile(r"(?<!\\)\]\((?:http|\\\()")  # a ](http that Markdown would make a link or an image
+    shown = []
+    for step in (1, 2, 3, 16):  # seat 1 draws and can open; later seat 3's turn with per on the table
+        at = ui.open_page(AppTest.from_file(app, default_timeout=60), "replay", game="md&#1", hand=1, step=step)
+        texts = _texts(at)
+        assert not [x for x in texts if live.search(x)], texts
+        shown += texts
+    assert any(r"\[click\]" in x for x in shown)  # the headings with the names were drawn, escaped
+    at = ui.open_page(AppTest.from_file(app, default_timeout=60), "games")
+    links = [str(v) for d in at.dataframe for c in d.value.columns for v in d.value[c] if "replay?" in str(v)]
+    assert links and all("game=md%26%231" in x for x in links), links
