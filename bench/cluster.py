@@ -1,7 +1,8 @@
 """Import and review throughput on a Dask cluster against the plain path, in one run (issue 16).
 
-    python bench/cluster.py                      # 192 self-play games in 16 files (cached), 48 reviewed
-    python bench/cluster.py --games 96 --files 8 --analyze-games 24
+    python bench/cluster.py                      # 192 self-play games in 16 files (cached), 6 reviewed
+    python bench/cluster.py --analyze-games 0 --repeat 5   # import only
+    python bench/cluster.py --depth quick --analyze-games 48
 
 The same logs are imported (read + replay + store) into a fresh database three ways: the plain
 single-process path (``--jobs 1``), then ``--cluster local:1`` and ``--cluster local:2``; then the
@@ -111,7 +112,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=192)
     ap.add_argument("--files", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=3, help="imports per path (the median is printed)")
-    ap.add_argument("--analyze-games", type=int, default=32, help="games reviewed per path")
+    ap.add_argument("--analyze-games", type=int, default=6, help="games reviewed per path (0: import only)")
     ap.add_argument("--depth", choices=("auto", "quick", "deep"), default="auto")
     ap.add_argument("--budget", type=float, default=None,
                     help="the deep pass's CPU seconds per decision (default: its own); the work stays CPU-bound")
@@ -158,6 +159,8 @@ def main() -> int:
                 print(f"  import  {label:<8} {imp[label]:>9,.0f} events/s  (median of {a.repeat}: "
                       f"{', '.join(f'{x:,.0f}' for x in rates)}; {s.games} games, {s.events} events; "
                       f"client writing {median(writing):.2f}s of {s.seconds:.2f}s)")
+                if a.analyze_games <= 0:
+                    continue
                 con = store.connect(Path(tmp) / f"{workers}-0.duckdb", seed=False)
                 try:
                     ids = [r[0] for r in con.execute("SELECT game FROM games ORDER BY gid LIMIT ?",
@@ -173,7 +176,7 @@ def main() -> int:
                 if cl is not None:
                     cl.close()
     print(f"review depth: {depth}")
-    for what, rates_ in (("import", imp), ("analyze", rev)):
+    for what, rates_ in (("import", imp), ("analyze", rev))[:2 if rev else 1]:
         two, one = rates_["local:2"] / rates_["local:1"], rates_["local:1"] / rates_["plain"]
         print(f"{what:<8} 2 workers / 1 worker x{two:.2f} (target >= 1.7: {'met' if two >= 1.7 else 'NOT met'});"
               f"  1 worker / plain x{one:.2f} (target >= 0.9: {'met' if one >= 0.9 else 'NOT met'})")
@@ -189,6 +192,8 @@ def main() -> int:
           f"{max(t_cpu, t_writer) / 3600:.2f} h ({'writer-bound' if t_writer > t_cpu else 'CPU-bound'}: workers "
           f"{t_cpu / 3600:.2f} h, writer {t_writer / 3600:.2f} h); the writer is the limit past "
           f"{writer / core:.0f} worker cores")
+    if not rev:
+        return 0
     per_review = 60.0 / rev["local:1"]
     print(f"projection, 1M games reviewed ({depth.split()[0]}, {per_review:.2f} s per game per core) on {cores} "
           f"cores: {1_000_000 * per_review / cores / 3600:.1f} h")
