@@ -211,14 +211,14 @@ def _relabel(d: Decision) -> None:
             cat = mine[0].category if mine else GENERIC[c.kind]
             c.category = cat
             detail = dict(mine[0].detail) if mine else {}
-            detail.update({"kind": c.kind, "played": c.played, "best": c.best,
+            detail.update({"decision": c.kind, "played": c.played, "best": c.best,
                            "expected_played": round(c.expected_played, 1), "expected_best": round(c.expected_best, 1)})
             out.append(Mistake(cat, d.seat, max(1, round(c.cost)), c.step, c.line, detail))
             mine = mine[1:]
         elif mine:
             c.category = mine[0].category
         for m in mine:  # what happened, not a mistake by this decision's expected cost
-            out.append(Mistake(m.category, m.seat, 0, m.step, m.line, {**m.detail, "kind": c.kind, "note": True}))
+            out.append(Mistake(m.category, m.seat, 0, m.step, m.line, {**m.detail, "decision": c.kind, "note": True}))
         quick = [m for m in quick if CATEGORY_KIND.get(m.category) != c.kind]
     for m in quick:  # findings of a decision with one legal move: shown, never charged
         out.append(Mistake(m.category, m.seat, 0, m.step, m.line, {**m.detail, "note": True}))
