@@ -403,3 +403,27 @@ def test_markdown_in_player_names_stays_text_and_game_links_are_url_encoded(tmp_
     at = ui.open_page(AppTest.from_file(app, default_timeout=60), "games")
     links = [str(v) for d in at.dataframe for c in d.value.columns for v in d.value[c] if "replay?" in str(v)]
     assert links and all("game=md%26%231" in x for x in links), links
+
+
+def test_an_opening_exactly_at_the_threshold_reaches_it_O1_O3() -> None:
+    from analysis.game import PRESETS, Tile, okey_of
+    from analysis.game.tiles import tiles
+    from analysis.solver import best_pairs_opening, best_points_opening
+
+    okey = okey_of(Tile.parse("Y5"))
+    rack = tiles("R11 R12 R13 B11 B12 B13 K11 K12 K13 Y2")  # 108 points, Y2 left to discard
+    at = best_points_opening(rack, okey, rules=PRESETS["101"], threshold=108)
+    assert (at.value, at.reaches) == (108, True)
+    assert not best_points_opening(rack, okey, rules=PRESETS["101"], threshold=109).reaches
+    five = tiles("R1 R1 B2 B2 K3 K3 Y4 Y4 R9 R9 K13")  # five pairs and a tile to discard
+    assert best_pairs_opening(five, okey, rules=PRESETS["101"], threshold=5).reaches
+    assert not best_pairs_opening(five, okey, rules=PRESETS["101"], threshold=6).reaches
+
+
+@pytest.mark.parametrize("variant,lays_off", [("101", True), ("101-classic", False)])
+def test_best_turn_lays_off_in_the_opening_turn_only_where_L6_allows(variant: str, lays_off: bool) -> None:
+    from analysis.cli.solve import solve_position
+
+    res = solve_position({"rack": "R9 K2 Y5 B11", "indicator": "Y1", "variant": variant, "opened_this_turn": True,
+                          "opened": {"kind": "points", "value": 120}, "table": [["R6", "R7", "R8"]]})
+    assert (res["plan"]["layoffs"] == [{"meld": 0, "tiles": ["R9"]}]) is lays_off
