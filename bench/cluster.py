@@ -195,7 +195,8 @@ def main() -> int:
     if not rev:
         return 0
     per_review = 60.0 / rev["local:1"]
-    print(f"projection, 1M games reviewed ({depth.split()[0]}, {per_review:.2f} s per game per core) on {cores} "
+    kind = depth.split(",")[0].split()[0]
+    print(f"projection, 1M games reviewed ({kind}, {per_review:.2f} s per game per core) on {cores} "
           f"cores: {1_000_000 * per_review / cores / 3600:.1f} h")
     return 0
 
