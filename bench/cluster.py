@@ -169,7 +169,11 @@ def main() -> int:
                         depth, analyze = pick_depth(a.depth, con, ids[0], a.budget)
                     res = analyze(con, games=ids, cluster=cl) if cl else analyze(con, games=ids, jobs=1)
                     rev[label] = 60.0 * res.annotated / res.seconds
-                    print(f"  analyze {label:<8} {rev[label]:>9,.1f} games/min  ({res.line()})")
+                    # the runner's own cost: wall time the workers were not reviewing
+                    busy = res.cpu_seconds / max(1, workers)
+                    print(f"  analyze {label:<8} {rev[label]:>9,.1f} games/min  ({res.line()}; wall beyond the "
+                          f"games' own time: {max(0.0, res.seconds - busy):.1f}s = "
+                          f"{max(0.0, res.seconds - busy) / res.seconds:.1%})")
                 finally:
                     con.close()
             finally:
