@@ -81,9 +81,11 @@ def _mismatch_message(worker: str, theirs: dict[str, str], ours: dict[str, str])
 
 def _run_task(digest: str, fn: Callable[..., R], items: Sequence[Any], *shared: Any) -> list[R]:
     """A task on a worker: refuse other code, then ``fn(item, *shared)`` for each item."""
-    if version_digest() != digest:
+    if version_digest() != digest:  # a worker that joined after the check at open
+        from distributed import get_worker
+
         ours = identity()
-        raise VersionMismatch(_mismatch_message("(this one)", ours, {**ours, "digest": digest}))
+        raise VersionMismatch(_mismatch_message(get_worker().address, ours, {**ours, "digest": digest}))
     return [fn(item, *shared) for item in items]
 
 
