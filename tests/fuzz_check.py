@@ -234,7 +234,8 @@ def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeou
             pos = json.loads(lines[k - 1].decode("utf-8").lstrip("\ufeff"))
         except (ValueError, RecursionError):
             continue
-        if isinstance(pos, dict) and isinstance(pos.get("id"), (int, str)) and not isinstance(pos["id"], bool):
+        ident = pos.get("id") if isinstance(pos, dict) else None
+        if isinstance(ident, str) or (type(ident) is int and -2**63 <= ident < 2**64):  # what the reader reads
             if res.get("id") != pos["id"]:
                 f.lines_unanswered += 1
                 f.note(f"solve --batch line {k}: id {pos['id']!r} answered as {res.get('id')!r}")

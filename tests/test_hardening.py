@@ -197,15 +197,15 @@ def test_solve_batch_answers_every_line_in_order(tmp_path: Path) -> None:
     lines = [b"\xef\xbb\xbf" + good, b'{"id": "b", "rack": "R1", "indicator": "R5", "opened": [1]}',
              b'{"id": "c", "x": "\xff"}', good.replace(b'"a"', b'"d"'), b"{", b"",
              json.dumps({"id": "e", "rack": [f"R{n}" for n in range(1, 14)] * 2, "indicator": "K1"}).encode(),
-             good.replace(b'"a"', b'"f"')]
+             good.replace(b'"a"', b'"f"'), b'{"id": ' + b"[" * 5000 + b"]" * 5000 + b', "rack": "R1", "indicator": "R5"}']
     p = tmp_path / "b.jsonl"
     p.write_bytes(b"\n".join(lines) + b"\n")
     r = cli("solve", "--batch", str(p))
     outs = [json.loads(x) for x in r.stdout.splitlines()]
     assert r.returncode == 1
-    assert [o.get("id") for o in outs] == ["a", "b", None, "d", None, "e", "f"]
-    assert [o.get("line") for o in outs if "error" in o] == [2, 3, 5, 7]
-    assert "points" in outs[0] and "points" in outs[-1]
+    assert [o.get("id") for o in outs] == ["a", "b", None, "d", None, "e", "f", None]
+    assert [o.get("line") for o in outs if "error" in o] == [2, 3, 5, 7, 9]
+    assert "points" in outs[0] and "points" in outs[-2]
 
 
 # ---- processes and messages -----------------------------------------------------------------

@@ -231,7 +231,10 @@ def _answer(raw: bytes) -> dict[str, Any]:
         return solve_position(pos)
     except (ValueError, TypeError, KeyError, ArithmeticError, RecursionError) as e:
         msg = str(e) if isinstance(e, ValueError) and str(e) else f"{type(e).__name__}: {e}"
-        pos = getattr(e, "position", pos)
+        if getattr(e, "position", None) is not None:  # past a limit: echo the id only when it is plain
+            pos = e.position  # type: ignore[attr-defined]
+            if isinstance(pos, Mapping) and isinstance(pos.get("id"), (list, dict)):
+                pos = None
     res: dict[str, Any] = {"error": msg.splitlines()[0]}
     if isinstance(pos, Mapping) and "id" in pos:
         res = {"id": pos["id"], **res}
@@ -257,7 +260,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                     bad += 1
                     res["line"] = lineno
                     print(f"{name}:{lineno}: {res['error']}", file=sys.stderr)
-                sys.stdout.write(json.dumps(res, ensure_ascii=False) + "\n")
+                try:
+                    out = json.dumps(res, ensure_ascii=False)
+                except (ValueError, TypeError, RecursionError) as e:  # never leave a line unanswered
+                    bad += "error" not in res
+                    out = json.dumps({"error": f"the answer cannot be written as JSON: {e}", "line": lineno})
+                sys.stdout.write(out + "\n")
                 sys.stdout.flush()
         return 1 if bad else 0
     if args.position:
