@@ -19,6 +19,7 @@ from analysis.game import HandState
 from analysis.review import SOLVER_VERSION
 
 from . import data
+from .tiles_view import md_text
 
 SEV_ICON = {"blunder": "🔴", "mistake": "🟠", "inaccuracy": "🟡", "note": "⚪"}
 SEV_COLOUR = {"blunder": "#c62828", "mistake": "#ef6c00", "inaccuracy": "#f9a825", "note": "#607d8b"}
@@ -302,7 +303,8 @@ def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None
     bar = st.progress(0.0, text=t("analyzing", lang, i=0, n=len(todo)))
     n, errors = analyze_now(todo, bar, lang)
     if errors:
-        st.session_state["_rv_analyze_msg"] = ("error", t("analyze_failed", lang, n=len(errors), first=errors[0]))
+        st.session_state["_rv_analyze_msg"] = ("error", t("analyze_failed", lang, n=len(errors),
+                                                                first=md_text(errors[0])))
     else:
         st.session_state["_rv_analyze_msg"] = ("success", t("analyzed", lang, n=n))
     st.rerun()

@@ -10,12 +10,12 @@ parsed :class:`Tile` values, never copied from the log.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 
 from analysis.game import HandState, TableMeld
 from analysis.game import COLOURS, Placed, Tile
 
-from .i18n import md_plain
 from .i18n import t as tr
 from .rule_links import link_rules_html
 
@@ -93,12 +93,20 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True).translate(_LINES)
 
 
+_MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()!|~:$@"})  # ':', '@': no autolinks
+_MD_START = re.compile(r"^(\s*)(\d*)([-+#>=.)])")
+_WWW = re.compile(r"(?i)(www)\.")
+
+
 def md_text(text: object) -> str:
     """Text from a log or a user where Streamlit reads Markdown (st.markdown, st.error, captions,
-    headings): HTML-escaped and every Markdown character escaped, so a player named
-    ``![x](http://...)`` or ``[click](http://...)`` shows as those characters, never an image or
-    a link. The one function for such text on every page."""
-    return md_plain(esc(text))
+    headings): HTML-escaped, every inline Markdown character escaped, and a list or heading
+    marker at its start too (esc has made line breaks spaces, so nothing else starts a line). A
+    player named ``![x](http://...)`` or ``[click](http://...)`` shows as those characters, never
+    an image or a link; ``no-such-game`` stays as it is. The one function for such text on every
+    page."""
+    out = _WWW.sub(r"\1\\.", esc(text).translate(_MD_INLINE))
+    return _MD_START.sub(lambda m: m.group(1) + m.group(2) + "\\" + m.group(3), out, count=1)
 
 
 def tile_html(tile: Tile, okey: Tile | None = None, *, small: bool = False, stands_for: Tile | None = None,

@@ -400,6 +400,9 @@ def test_markdown_in_player_names_stays_text_and_game_links_are_url_encoded(tmp_
         assert not [x for x in texts if live.search(x)], texts
         shown += texts
     assert any(r"\[click\]" in x for x in shown)  # the headings with the names were drawn, escaped
+    for page, param in (("replay", "game"), ("rules", "rule")):  # a link's own text, quoted back
+        at = ui.open_page(AppTest.from_file(app, default_timeout=60), page, **{param: "[x](http://e.com)"})
+        assert not [x for x in _texts(at) if live.search(x)], _texts(at)
     at = ui.open_page(AppTest.from_file(app, default_timeout=60), "games")
     links = [str(v) for d in at.dataframe for c in d.value.columns for v in d.value[c] if "replay?" in str(v)]
     assert links and all("game=md%26%231" in x for x in links), links

@@ -49,13 +49,13 @@ def _reset_step() -> None:
 top = st.columns([3, 1, 1])
 asked = st.query_params.get("game")
 if asked is not None and asked not in ids:  # a link to a game this database does not hold
-    st.warning(t("game_not_found", lang, game=asked))
+    st.warning(t("game_not_found", lang, game=md_text(asked)))
 url_state.seed("game", url_state.one_of(ids))
 game = top[0].selectbox(t("pick_game", lang), ids, key="game", on_change=_reset_hand)
 rp = data.replay(str(game))
 if rp is None or rp.result.error is not None or not rp.result.hands:
     msg = rp.result.error.get("message") if rp and rp.result.error else str(game)
-    st.error(t("no_replay", lang, msg=msg))
+    st.error(t("no_replay", lang, msg=md_text(msg)))
     st.stop()
 players = rp.players
 game_rules_ = rp.result.rules

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard import rule_links as rl
+from dashboard.tiles_view import md_text
 
 lang = data.lang()
 tr = rl.t
@@ -61,7 +62,7 @@ pick = st.selectbox(tr("rules_jump", lang), [None] + ids, key="rules_pick",
                     format_func=lambda r: tr("rules_pick_none", lang) if r is None
                     else f"{r} — {rl.rule_title(r, lang)}")
 if pick is None and asked and asked not in ids:  # a link to a rule that does not exist
-    st.warning(tr("rules_unknown", lang, rule=asked[:12], first=ids[0], last=ids[-1]))
+    st.warning(tr("rules_unknown", lang, rule=md_text(asked[:12]), first=ids[0], last=ids[-1]))
 else:
     _to_url("rule", pick)
 if pick:
