@@ -34,6 +34,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "analyze_all": ("Bütün oyunları incele ({n} oyun bekliyor)", "Analyse every game ({n} waiting)"),
     "analyze_all_one": ("Bütün oyunları incele (1 oyun bekliyor)", "Analyse every game (1 waiting)"),
     "analyzing": ("İnceleniyor: {i} / {n} oyun", "Analysing: {i} / {n} games"),
+    "lake_read_only": ("Bu bir Parquet arşivi (salt okunur): incelemeyi veritabanında `istaka analyze` ile yapıp "
+                       "arşive yeniden aktarın.",
+                       "This is a Parquet archive (read-only): analyse the database with `istaka analyze`, then "
+                       "export it to the archive again."),
     "analyzed": ("{n} oyun incelendi.", "{n} games analysed."),
     "analyzed_one": ("1 oyun incelendi.", "1 game analysed."),
     "analyze_failed": ("{n} oyun incelenemedi: {first}", "{n} games could not be analysed: {first}"),
@@ -290,8 +294,18 @@ def analyze_now(game_ids: list[str], progress: Any = None, lang: str = "tr") -> 
     return done, errors
 
 
+def read_only_archive() -> bool:
+    """Is the store a Parquet lake (ISTAKA_DB=DIR), where nothing can be written?"""
+    from pathlib import Path
+
+    return store.is_lake(Path(data.db_file()))
+
+
 def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None:
     """Offer to analyse this game (when given) and every waiting game, with a progress bar."""
+    if read_only_archive():
+        st.info(t("lake_read_only", lang))
+        return
     waiting = pending_games()
     row = st.container(horizontal=True)
     one = game is not None and game in waiting and row.button(t("analyze_now", lang), key=f"{key}_analyze",

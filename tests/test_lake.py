@@ -137,3 +137,20 @@ def test_shards_each_with_its_own_writer_append_into_one_lake(tmp_path: Path, mo
                 "--append"]) == 2
     with store.reading(lake) as lk:
         assert lk.execute("SELECT count(*) FROM games").fetchall() == [(60,)]
+
+
+def test_the_review_page_on_a_lake_offers_no_analysis_and_says_why(
+        db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lake is read-only: the Review page explains it in the page's language instead of offering
+    buttons that would fail to write."""
+    from streamlit.testing.v1 import AppTest
+
+    from apptest_helpers import open_page
+
+    lake = tmp_path / "lake"
+    assert cli(["export", "--parquet", str(lake), "--partition", "variant", "--db", str(db)]) == 0
+    monkeypatch.setenv(store.ENV_DB, str(lake))
+    for lang, words in (("tr", "salt okunur"), ("en", "read-only")):
+        at = open_page(AppTest.from_file(str(REPO / "dashboard" / "app.py"), default_timeout=90), "review", lang=lang)
+        assert any(words in i.value for i in at.info), [i.value for i in at.info]
+        assert not [b for b in at.button if b.label.startswith(("Analyse", "İncele", "Derin", "Deep"))]
