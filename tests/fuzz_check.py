@@ -230,10 +230,9 @@ def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeou
         if "error" in res and res.get("line") != k:
             f.lines_unanswered += 1
             f.note(f"solve --batch line {k}: answered as line {res.get('line')}")
-        try:
-            pos = json.loads(lines[k - 1].decode("utf-8").lstrip("\ufeff"))
-        except (ValueError, RecursionError):
-            continue
+        from analysis.game import parse_line
+
+        pos = parse_line(lines[k - 1])[0]  # None: a line the reader cannot parse names no id
         ident = pos.get("id") if isinstance(pos, dict) else None
         if isinstance(ident, str) or (type(ident) is int and -2**63 <= ident < 2**64):  # what the reader reads
             if res.get("id") != pos["id"]:

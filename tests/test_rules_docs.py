@@ -257,7 +257,7 @@ def test_rules_page_reads_a_lowercase_rule(app: AppTest) -> None:
 
 def test_rules_page_refuses_an_unknown_rule_and_opens_the_log_format(app: AppTest) -> None:
     at = ui.open_page(app, "rules", rule="Z9<b>", lang="tr")
-    assert at.warning and "Z9<b>" in at.warning[0].value and "T1" in at.warning[0].value
+    assert at.warning and "Z9&lt;b&gt;" in at.warning[0].value and "T1" in at.warning[0].value  # shows Z9<b>
     at = ui.open_page(AppTest.from_file(APP, default_timeout=60), "rules", doc="log", lang="en")
     text = "\n".join(m.value for m in at.markdown)
     assert "What a reader must do with bad input" in text
