@@ -1,17 +1,8 @@
-"""The review's model: categories, severities, decisions and mistakes. Move review: every turn of every seat graded against the solver, from that seat's own view.
-
-A *decision point* is one turn of one seat: the draw-or-take choice, what was placed, and the
-discard. The solver sees only what the seat sees (its rack, the table, the discard piles, who
-opened with what); nothing here reads another rack or the deck.
-
-Costs are in points, measured as the seat's **exposure**: what it would be written if the hand
-ended right after its placing (E5): the unopened penalty (202) for an unopened seat, else its
-rack's E5 value (doubled for a pairs opener, +101 per okey), less the siler (O8) an opening
-earns. A mistake's cost is the exposure it played minus the best exposure the solver finds for
-the same choice, or the penalty points a rule charged (X2-X7). Categories are in
-:data:`CATEGORIES` (the README's "Review" section documents each with its cost).
+"""The review's model: the mistake categories and the decision kind each grades, severities, the
+version digests (quick and deep), and the records a review is made of: a turn's Decision, its
+deep Choices and its Mistakes, a hand's and a game's review. How a turn is graded is in
+:mod:`.grade` (quick, exact checks) and :mod:`.deep` (expected points).
 """
-
 
 from __future__ import annotations
 
