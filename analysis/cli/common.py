@@ -30,6 +30,20 @@ def busy(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespac
     return run
 
 
+def rule_overrides(variant: str, rules: str | None) -> dict[str, Any] | None:
+    """``--rules JSON`` read and checked against ``--variant`` (a UsageError names what is wrong)."""
+    import json
+
+    from analysis.game import RulesError, resolve
+
+    try:
+        overrides = json.loads(rules) if rules else None
+        resolve(variant, overrides)
+    except (json.JSONDecodeError, RulesError) as e:
+        raise UsageError(f"--variant/--rules: {e}") from None
+    return overrides
+
+
 CLUSTER_HELP = ("do the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or local:N "
                 "(N worker processes on this machine for this run); this process stays the only writer")
 

@@ -16,21 +16,16 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from analysis.game import RulesError, resolve
 from analysis.selfplay import BOTS, duplicate_match
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from .common import UsageError, cluster_of
+    from .common import UsageError, cluster_of, rule_overrides
 
     bots = [b.strip() for b in args.bots.split(",")]
     if len(bots) != 2 or any(b not in BOTS for b in bots):
         raise UsageError(f"--bots takes two of {', '.join(BOTS)} as A,B, got {args.bots!r}")
-    try:
-        overrides = json.loads(args.rules) if args.rules else None
-        resolve(args.variant, overrides)
-    except (json.JSONDecodeError, RulesError) as e:
-        raise UsageError(f"--variant/--rules: {e}") from None
+    overrides = rule_overrides(args.variant, args.rules)
     if args.deals < 1:
         raise UsageError("--deals N needs N >= 1")
     if args.jobs < 1:

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from analysis.game import RulesError, resolve
 from analysis.selfplay import (
     BOTS,
     SAMPLE_GAMES,
@@ -28,7 +26,7 @@ from analysis.selfplay import (
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .common import UsageError, cluster_of
+    from .common import UsageError, cluster_of, rule_overrides
 
     if args.sample:
         todo = sample_specs(args.games or SAMPLE_GAMES, args.seed if args.seed is not None else SAMPLE_SEED)
@@ -39,11 +37,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bots *= 4
         if len(bots) != 4 or any(b not in BOTS for b in bots):
             raise UsageError(f"--bots takes four of {', '.join(BOTS)} (or one for every seat), got {args.bots!r}")
-        try:
-            overrides = json.loads(args.rules) if args.rules else None
-            resolve(args.variant, overrides)
-        except (json.JSONDecodeError, RulesError) as e:
-            raise UsageError(f"--variant/--rules: {e}") from None
+        overrides = rule_overrides(args.variant, args.rules)
         if args.games is None or args.games < 1:
             raise UsageError("--games N (N >= 1) is required")
         todo = specs(args.games, variant=args.variant, rules=overrides, bots=bots,
