@@ -31,7 +31,17 @@ from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
 from .grade import review_hand, split_turns
-from .model import CATEGORY_KIND, DEEP_BUDGET, DEEP_VERSION, GENERIC, Choice, Decision, GameReview, HandReview, Mistake
+from .model import (
+    CATEGORY_KIND,
+    DEEP_BUDGET,
+    DEEP_VERSION,
+    GENERIC,
+    Choice,
+    Decision,
+    GameReview,
+    HandReview,
+    Mistake,
+)
 
 Z = 2.0  # a cost counts when the played-minus-best difference is over Z standard errors
 TOP = 3  # candidates kept per decision, the played one added when it is not among them
@@ -43,30 +53,35 @@ Progress = Callable[[int, int], None]
 # ---- what the seat knows ---------------------------------------------------------------------
 
 
-def _known(steps: Sequence[Step], upto: int, seat: int) -> dict[int, list[Tile]]:
-    """Tiles the seat saw another seat take and not yet place or discard (public knowledge)."""
+def _taken_held(steps: Sequence[Step]) -> list[dict[int, tuple[Tile, ...]]]:
+    """After each step, per seat, the tiles it took and still holds (every seat saw the take, and
+    sees when a tile leaves that rack by a placing or a discard). One pass over the hand."""
     held: dict[int, list[Tile]] = {s: [] for s in range(4)}
-    for i in range(1, upto + 1):
+    out = [{}]
+    for i in range(1, len(steps)):
         ev = steps[i].event
         s = ev.get("seat")
-        if not isinstance(s, int) or s == seat or not 0 <= s <= 3:
-            continue
         kind = ev.get("type")
-        if kind == "take":
-            held[s].append(Tile.parse(ev["tile"]))
-        elif kind == "return" and held[s]:
-            held[s].pop()
-        elif held[s] and kind in ("open", "meld", "layoff", "swap", "discard"):
-            before = steps[i - 1].state.racks[s]
-            after = steps[i].state.racks[s]
-            gone = list(before)
-            for t in after:
-                if t in gone:
-                    gone.remove(t)
-            for t in gone:
-                if t in held[s]:
-                    held[s].remove(t)
-    return {s: ts for s, ts in held.items() if ts}
+        if isinstance(s, int) and 0 <= s <= 3:
+            if kind == "take":
+                held[s].append(Tile.parse(ev["tile"]))
+            elif kind == "return" and held[s]:
+                held[s].pop()
+            elif held[s] and kind in ("open", "meld", "layoff", "swap", "discard"):
+                gone = list(steps[i - 1].state.racks[s])
+                for t in steps[i].state.racks[s]:
+                    if t in gone:
+                        gone.remove(t)
+                for t in gone:
+                    if t in held[s]:
+                        held[s].remove(t)
+        out.append({k: tuple(v) for k, v in held.items() if v})
+    return out
+
+
+def _known(held: Sequence[dict[int, tuple[Tile, ...]]], upto: int, seat: int) -> dict[int, list[Tile]]:
+    """What ``seat`` knows sits in the other racks after step ``upto``: the discards it saw taken."""
+    return {s: list(ts) for s, ts in held[upto].items() if s != seat}
 
 
 def _signature(state: HandState, seat: int) -> tuple:
@@ -170,14 +185,14 @@ def _clean(ev: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ev.items() if k not in ("game", "hand", "t", "line")}
 
 
-def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], pre: int, first: int, seat: int,
+def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], pre: int, first: int, seat: int,
                  budget: float) -> Choice | None:
     ev = steps[first].event
     return grade_decision(steps[pre].state, seat, "take", [_clean(ev)], seed=f"{game}:{hr.hand}:{pre}:take",
-                          budget=budget, known=_known(steps, pre, seat), step=pre, line=steps[first].line)
+                          budget=budget, known=_known(held, pre, seat), step=pre, line=steps[first].line)
 
 
-def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], play0: int, end: int, seat: int,
+def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], play0: int, end: int, seat: int,
                   budget: float) -> Choice | None:
     last = end - 1 if steps[end].event.get("type") == "discard" else end
     events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
@@ -185,16 +200,16 @@ def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], play0: int, 
         return None  # a turn that also returned a take (P2): not a placing decision of its own
     line = steps[play0 + 1].line if play0 + 1 < len(steps) else steps[end].line
     return grade_decision(steps[play0].state, seat, "place", events, seed=f"{game}:{hr.hand}:{play0}:place",
-                          budget=budget, known=_known(steps, play0, seat), step=play0, line=line)
+                          budget=budget, known=_known(held, play0, seat), step=play0, line=line)
 
 
-def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], end: int, seat: int,
+def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], end: int, seat: int,
                     budget: float) -> Choice | None:
     ev = steps[end].event
     if ev.get("type") != "discard":
         return None
     return grade_decision(steps[end - 1].state, seat, "discard", [_clean(ev)],
-                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, known=_known(steps, end - 1, seat),
+                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, known=_known(held, end - 1, seat),
                           step=end - 1, line=steps[end].line)
 
 
@@ -233,17 +248,18 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
     if not steps:
         return out
     turns = split_turns(steps)
+    held = _taken_held(steps)
     for d, tn in zip(out.decisions, turns):
         seat = tn.seat
         if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:
-            c = _take_choice(game, hr, steps, tn.pre, tn.first, seat, budget)
+            c = _take_choice(game, hr, steps, held, tn.pre, tn.first, seat, budget)
             if c is not None:
                 d.choices.append(c)
         if tn.play0 >= 0:
-            c = _place_choice(game, hr, steps, tn.play0, tn.end, seat, budget)
+            c = _place_choice(game, hr, steps, held, tn.play0, tn.end, seat, budget)
             if c is not None:
                 d.choices.append(c)
-        c = _discard_choice(game, hr, steps, tn.end, seat, budget)
+        c = _discard_choice(game, hr, steps, held, tn.end, seat, budget)
         if c is not None:
             d.choices.append(c)
         _relabel(d)

@@ -21,7 +21,12 @@ def _sources_digest() -> str:
     root = Path(__file__).resolve().parents[1]
     files = sorted((root / "solver").glob("*.py")) + [root / "solver" / "kernel.c"]
     files += [root / "review" / name for name in ("model.py", "options.py", "grade.py", "checks.py")]
-    h = hashlib.sha256()
+    return _digest(files)
+
+
+def _digest(files: list[Path], start: bytes = b"") -> str:
+    """The first 10 hex digits of SHA-256 over ``start`` and the files' bytes (a missing file: its name)."""
+    h = hashlib.sha256(start)
     for p in files:
         try:
             h.update(p.read_bytes())
@@ -37,13 +42,7 @@ DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep r
 
 def _deep_digest() -> str:
     root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256(SOLVER_VERSION.encode())
-    for p in sorted((root / "evaluate").glob("*.py")) + [root / "review" / "deep.py"]:
-        try:
-            h.update(p.read_bytes())
-        except OSError:
-            h.update(p.name.encode())
-    return h.hexdigest()[:10]
+    return _digest(sorted((root / "evaluate").glob("*.py")) + [root / "review" / "deep.py"], SOLVER_VERSION.encode())
 
 
 DEEP_VERSION = f"deep-{_deep_digest()}"

@@ -46,9 +46,11 @@ class VersionMismatch(ClusterError):
 
 
 @functools.cache
+@functools.lru_cache(maxsize=1)
 def version_digest() -> str:
     """SHA-256 over the project's source files (path and bytes), the same on every machine
-    that has the same version installed, whatever the install path."""
+    that has the same version installed, whatever the install path. Read once per process: the
+    code a process runs is the code it loaded, and a task need not hash every file again."""
     h = hashlib.sha256()
     for p in sorted(PROJECT.rglob("*")):
         if p.suffix in SOURCE_SUFFIXES and p.is_file() and "__pycache__" not in p.parts:
