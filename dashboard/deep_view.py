@@ -242,9 +242,9 @@ def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
     })
     sel = st.dataframe(frame, key="dv_decisions", on_select="rerun", selection_mode=["single-row", "single-cell"],
                        hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
-    picked = (list(sel.selection.rows) or [int(c[0]) for c in sel.selection.cells]) if sel is not None else []
-    if picked and picked[0] < len(shown):  # a click anywhere in a row opens the Replay at that step
-        r = shown[picked[0]]
+    picked = url_state.clicked_row(sel)
+    if picked is not None and picked < len(shown):  # a click anywhere in a row opens the Replay at that step
+        r = shown[picked]
         url_state.goto("replay", game=game, hand=hand_no, step=int(r["step"]), seat=int(r["seat"]))
     if not rows:
         return
