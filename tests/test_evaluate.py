@@ -8,7 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from analysis.evaluate import ExpertBot, best, candidates, decision_of, evaluate, expert
-from analysis.evaluate.sim import natural_partition
+from analysis.evaluate.exact import best_placement
+from analysis.evaluate.sim import code
 from analysis.game import (
     HandState,
     Opening,
@@ -21,11 +22,12 @@ from analysis.game import (
     new_hand,
     okey_of,
     parse_placed,
+    preset,
     resolve,
 )
 from analysis.players import View
 from analysis.selfplay import GameSpec, Player, play_game
-from analysis.solver import quick
+from analysis.solver import best_points_opening
 
 
 def tiles(text: str) -> list[Tile]:
@@ -175,17 +177,37 @@ def test_the_finishing_move_is_chosen_with_one_tile_left() -> None:
     assert s.over and s.finisher == 0 and s.scores is not None and s.scores[0] == -101
 
 
-def test_natural_partition_is_the_quick_finder_without_okeys() -> None:
+def test_the_rollout_model_opens_by_the_exact_solver() -> None:
+    """The model's meld finder (evaluate/exact.py) is the solver's best points opening (O1, P2, P5):
+    the same value, the melds made of the rack's own tiles, the rest kept."""
     rng = random.Random(9)
-    for _ in range(400):
-        c = [0] * 52
-        for _ in range(rng.choice((8, 14, 21, 22))):
-            f = rng.randrange(52)
-            if c[f] < 2:
-                c[f] += 1
-        p = quick.partition(c, 0)
-        v, left = natural_partition(c + [0])
-        assert (v, left) == (p.value, list(p.left))
+    okey = Tile.parse("R5")
+    rules = preset("101")
+    pool = [t for t in full_set().elements()]
+    for _ in range(300):
+        rack = rng.sample(pool, rng.choice((8, 14, 21, 22)))
+        c = [0] * 53
+        for t in rack:
+            c[code(t, okey)] += 1
+        take = rng.choice(rack) if rng.random() < 0.3 else None
+        if take is not None and take == okey:
+            take = None
+        req = -1 if take is None else code(take, okey)
+        got = best_placement(c, okey.number, req)
+        rest = list(rack)
+        if take is not None:
+            rest.remove(take)
+        plan = best_points_opening(rest, okey, rules=rules, take=take)
+        if got is None:
+            assert take is not None and not plan.melds
+            continue
+        value, melds, left = got
+        assert value == plan.value
+        assert min(left) >= 0 and sum(left) >= 1  # P5: a tile to discard
+        placed = sum(m[3] - m[2] + 1 if m[0] == 0 else m[3] for m in melds)
+        assert placed + sum(left) == len(rack)
+        if take is not None and melds:
+            assert left[req] < c[req]  # P2: the taken face is in the opening
 
 
 def test_expert_plays_legal_hands_in_every_preset(monkeypatch: pytest.MonkeyPatch) -> None:

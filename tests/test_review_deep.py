@@ -104,6 +104,42 @@ def test_taking_the_discard_that_finishes_beats_drawing(tmp_path: Path) -> None:
     assert draw.cost > 0 and draw.expected_played > draw.expected_best
 
 
+def test_a_cost_is_priced_on_worlds_other_than_those_that_found_it(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rank, the test and the price use three independent samples: a price read off the sample
+    that passed the test would keep the noise that made it pass."""
+    import analysis.review.deep as deep
+
+    f = LogFile()
+    g = f.game("deep-price", variant="101", hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: "R13 *", 1: tiles_of(KIT1) + " R11 R12 Y1", 2: "*", 3: "*"},
+               seed=12)
+    h.discard(0, next(t for t in h.rack(0) if t != "R13"))
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, h.last_drawn)
+    h.cycle([2, 3])
+    h.draw(0)
+    h.discard(0, "R13")
+    line = h.take(1, "R13")
+    res = replayed(f, tmp_path)
+    state = res.hands[0].steps[step_of(res, line) - 1].state
+    calls: list[tuple[str, list[float]]] = []
+    real = deep.evaluate
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        out = real(*args, **kw)
+        calls.append((kw["seed"], [e.mean for e in out]))
+        return out
+
+    monkeypatch.setattr(deep, "evaluate", spy)
+    draw = grade_decision(state, 1, "take", [{"type": "draw", "seat": 1}], seed="t", budget=0.2)
+    assert draw is not None and draw.cost > 0
+    assert [s for s, _ in calls] == ["t", "t:refine", "t:price"]
+    played, best_ = calls[2][1]
+    assert draw.cost == pytest.approx(played - best_)
+
+
 # ---- costs: never negative, charged once, zero for the best -----------------------------------
 
 
@@ -124,8 +160,8 @@ def test_every_decision_is_graded_and_no_cost_is_negative(sample_review) -> None
     for c in choices:
         if c.played == c.best:
             assert c.cost == 0
-        if c.cost > 0:
-            assert c.expected_played - c.expected_best > Z * c.se
+        if c.cost > 0:  # priced on worlds of its own, after a test on others passed Z standard errors
+            assert c.expected_played - c.expected_best == pytest.approx(c.cost)
         assert len(c.candidates) >= 2 and c.candidates[0]["move"] == c.best
 
 

@@ -38,7 +38,7 @@ from .core import (
 )
 from .plans import place_candidates
 
-DISCARD_WIDTH = 3  # discard candidates: the heuristic's best three (6 was weaker: more noise per candidate)
+DISCARD_WIDTH = 16  # discard candidates, in the heuristic's order: every distinct tile the rules allow
 Z = 1.0  # leave the solver's choice only when another is better by Z standard errors of the difference
 WORLDS = 48  # sampled worlds per decision (fixed, not timed: a match is reproducible on any machine)
 

@@ -1,4 +1,6 @@
-"""A fast model of the rest of a hand, for rollouts: racks as face counts, a greedy policy.
+"""A fast model of the rest of a hand, for rollouts: racks as face counts, a simple policy that
+opens and places by the exact solver's search (:mod:`.exact`) and discards by the ``solver``
+bot's heuristic.
 
 This is not the rules engine. The engine (``apply``) plays every real move; this model only
 plays the *imagined* rest of a hand after a candidate decision, thousands of times a second.
@@ -16,7 +18,8 @@ L6, X2/X6/X7, declaring (O10 is honoured as a condition only), indicator twins (
 from __future__ import annotations
 
 from analysis.game import FinishInfo, HandState, multiplier
-from analysis.solver.quick import keep_one, partition
+
+from .exact import Meld, best_placement
 
 WILD = 52
 RUN, GROUP, PAIRK = 0, 1, 2
@@ -164,18 +167,13 @@ class Sim:
             return False
         c[t] += 1
         try:
-            if not c[WILD] and sum(c) > 7:
-                v0, _ = natural_partition(c)
-                if v0 < self._thr(p, 1):
-                    return False
-            part = partition(c[:52], c[52])
-            if part.tiles_left == 0:
-                part = keep_one(part)
-            if part.left[t] >= c[t]:
-                return False  # the tile would not be in the opening (P2)
-            if part.value >= self._thr(p, 1):
+            got = best_placement(c, self.okv, t)
+            if got is None:
+                return False  # the tile would not be in any opening (P2)
+            value, _, left = got
+            if value >= self._thr(p, 1):
                 return True
-            return self.r.open_below_finishing == "yes" and part.tiles_left == 1
+            return self.r.open_below_finishing == "yes" and sum(left) == 1
         finally:
             c[t] -= 1
 
@@ -200,34 +198,23 @@ class Sim:
         return -1
 
     def place(self, p: int, took: int = -1) -> list[int] | None:
-        """Open or place what the quick finder sees; returns the loose tiles' counts (unopened)."""
+        """Open or place the best placement of the exact search (:mod:`.exact`); returns the loose
+        tiles' counts (unopened)."""
         c = self.racks[p]
         r = self.r
         if self.opened[p] == 0:
-            if not c[WILD] and sum(c) > 7:  # without okeys the natural partition is the quick one
-                v0, left = natural_partition(c)
-                if v0 < self._thr(p, 1) and not self._pairs_open(p, took):
-                    if took >= 0:  # P2: could not open with it: give it back and draw
-                        c[took] -= 1
-                        x = self.deck[self.dp]
-                        self.dp += 1
-                        c[x] += 1
-                        return self.place(p, -1)
-                    return left + [c[WILD]]
-            part = partition(c[:52], c[52])
-            if part.tiles_left == 0:
-                part = keep_one(part)
+            got = best_placement(c, self.okv, took)
             thr = self._thr(p, 1)
-            fin_ok = part.tiles_left == 1 and (r.open_below_finishing == "yes" or (
-                r.open_below_finishing == "elden" and not any(self.opened)))
-            used_took = took < 0 or part.left[took] < c[took]
-            if part.melds and used_took and (part.value >= thr or fin_ok):
-                for m in part.melds:
-                    self._lay(p, m)
+            if got is not None:
+                value, melds, left = got
+                fin_ok = sum(left) == 1 and (r.open_below_finishing == "yes" or (
+                    r.open_below_finishing == "elden" and not any(self.opened)))
+            if got is not None and melds and (value >= thr or fin_ok):
+                self._lay(p, melds, left)
                 self.opened[p] = 1
-                self.opval[p] = part.value
+                self.opval[p] = value
                 self.otturn = True
-                if r.siler and part.value >= r.siler_points:
+                if r.siler and value >= r.siler_points:
                     self.pen[p] -= r.penalty_unit
                 if took >= 0 and r.cezali and r.x5:
                     face = self.oi if took == WILD else took
@@ -239,16 +226,13 @@ class Sim:
                     self.dp += 1
                     c[x] += 1
                     return self.place(p, -1)
-                return list(part.left) + [part.wild_left]
+                return left if got is not None else list(c)
             if not r.layoff_opening_turn:
                 return None
         elif self.opened[p] == 1:
-            part = partition(c[:52], c[52])
-            if part.melds:
-                if part.tiles_left == 0:
-                    part = keep_one(part)
-                for m in part.melds:
-                    self._lay(p, m)
+            got = best_placement(c, self.okv)
+            if got is not None and got[1]:
+                self._lay(p, got[1], got[2])
         else:
             n = sum(c)
             for f in range(52):
@@ -299,23 +283,11 @@ class Sim:
             self.pen[(p - 1) % 4] += r.x5_factor * (face % 13 + 1)
         return True
 
-    def _lay(self, p: int, m: tuple) -> None:
-        c = self.racks[p]
-        faces = []
-        for idx, wild in m:
-            if wild:
-                c[WILD] -= 1
-            else:
-                c[idx] -= 1
-            faces.append(idx)
-        if faces[0] // 13 == faces[-1] // 13 and faces[0] != faces[-1]:
-            nums = [f % 13 + 1 for f in faces]
-            self.table.append([RUN, faces[0] // 13, min(nums), max(nums)])
-        else:
-            mask = 0
-            for f in faces:
-                mask |= 1 << (f // 13)
-            self.table.append([GROUP, faces[0] % 13 + 1, mask, len(faces)])
+    def _lay(self, p: int, melds: list[Meld], left: list[int]) -> None:
+        """Put ``melds`` on the table from seat ``p``'s rack, which keeps ``left``."""
+        self.racks[p][:] = left
+        for m in melds:
+            self.table.append(list(m))
         self._refit()
 
     def _layoffs(self, p: int) -> None:
@@ -436,7 +408,8 @@ class Sim:
             loose = self.place(p, took)
         elif self.opened[p] == 0:
             cc = self.racks[p]
-            loose = natural_partition(cc)[1] + [cc[WILD]]
+            got = best_placement(cc, self.okv)
+            loose = got[2] if got is not None else list(cc)
         c = self.racks[p]
         if sum(c) == 1:
             t = next(i for i in range(53) if c[i])
@@ -460,85 +433,6 @@ class Sim:
             q = (seat + 2) % 4
             v += sc[q] + self.pen[q]
         return v
-
-
-_VSUM = [sum(i + 1 for i in range(13) if m >> i & 1) for m in range(1 << 13)]
-
-
-def _runs(m: int) -> int:
-    """The bits of ``m`` that lie in a stretch of three or more (a run's tiles, M3)."""
-    x = m & (m >> 1) & (m >> 2)
-    return x | (x << 1) | (x << 2)
-
-
-_MASKS: dict[tuple[int, ...], tuple[int, int, int]] = {}
-
-
-def _colour_runs(key: tuple[int, ...]) -> tuple[int, int, int]:
-    """(first pass run bits, second pass run bits, value) of one colour's 13 counts."""
-    m1 = m2 = 0
-    for n in range(13):
-        k = key[n]
-        if k:
-            m1 |= 1 << n
-            if k > 1:
-                m2 |= 1 << n
-    r1 = _runs(m1)
-    r2 = _runs((m2 & r1) | (m1 & ~r1)) if r1 else 0
-    out = (r1, r2, _VSUM[r1] + _VSUM[r2])
-    if len(_MASKS) < 300_000:
-        _MASKS[key] = out
-    return out
-
-
-def _take_runs(cc: list[int]) -> int:
-    v = 0
-    for b in (0, 13, 26, 39):
-        key = tuple(cc[b:b + 13])
-        got = _MASKS.get(key)
-        if got is None:
-            got = _colour_runs(key)
-        r1, r2, val = got
-        if not r1:
-            continue
-        v += val
-        both = r1 | r2
-        for n in range(13):
-            if both >> n & 1:
-                cc[b + n] -= (r1 >> n & 1) + (r2 >> n & 1)
-    return v
-
-
-def _take_groups(cc: list[int]) -> int:
-    v = 0
-    for n in range(12, -1, -1):
-        for _ in range(2):
-            a, b, c, d = cc[n], cc[13 + n], cc[26 + n], cc[39 + n]
-            k = (a > 0) + (b > 0) + (c > 0) + (d > 0)
-            if k < 3:
-                break
-            if a:
-                cc[n] = a - 1
-            if b:
-                cc[13 + n] = b - 1
-            if c:
-                cc[26 + n] = c - 1
-            if d:
-                cc[39 + n] = d - 1
-            v += (n + 1) * k
-    return v
-
-
-def natural_partition(c: list[int]) -> tuple[int, list[int]]:
-    """The quick finder's partition without okeys (:func:`analysis.solver.quick.partition` with no
-    wild: runs first or groups first, the more valuable), as (value, face counts left), on bit masks."""
-    a = c[:52]
-    va = _take_runs(a)
-    va += _take_groups(a)
-    b = c[:52]
-    vb = _take_groups(b)
-    vb += _take_runs(b)
-    return (vb, b) if vb > va else (va, a)
 
 
 def _connected(c: list[int], t: int) -> bool:

@@ -12,8 +12,9 @@ The evaluator (:mod:`analysis.evaluate`) gives each candidate's expected hand sc
 (E4-E8 and in-game penalties; the team's in partner games), all candidates played in the same
 sampled worlds. A decision's **cost** is the paired difference between what was played and the
 best candidate, counted only when it stands clear of the sampling noise (more than ``Z``
-standard errors; else 0), so a move equal to the best costs 0 and a loss is charged once, at the
-decision where it happened. A decision with one legal candidate is no decision and is not listed.
+standard errors; else 0) and then priced on worlds of its own, so a move equal to the best costs
+0 and a loss is charged once, at the decision where it happened. A decision with one legal
+candidate is no decision and is not listed.
 
 The quick pass's exact findings (missed opening, X3/X4 discards, missed finish, missed take …)
 stay as the labels of the decision they belong to, priced by that decision's expected cost; a
@@ -96,18 +97,24 @@ def _signature(state: HandState, seat: int) -> tuple:
 def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget: float,
            known: dict[int, list[Tile]], kind: str, step: int, line: int,
            played_events: list[dict[str, Any]]) -> Choice:
-    """Rank the candidates on ``first`` worlds; when the played move is not the best, price it
-    against the best on ``REFINE`` fresh worlds (two candidates only: a fresh sample also undoes
-    the first pass's bias towards a lucky best)."""
+    """Rank the candidates on ``first`` worlds; when the played move is not the best, test it
+    against the best on ``refine`` fresh worlds (two candidates only: a fresh sample undoes the
+    first pass's bias towards a lucky best). When the test finds the played move worse by more
+    than ``Z`` standard errors, the cost is priced on another ``refine`` fresh worlds: the sample
+    that passed a test overstates what it measured (most of all where the true difference is
+    nil and only the noise passed), an independent one does not."""
     first, refine = _worlds(budget)
     evs = evaluate(view, cands, seed=seed, worlds=first, known=known)
     b = best(evs)
     p = evs[played]
-    diff = se = 0.0
+    diff = se = cost = 0.0
     if p is not b:
         two = evaluate(view, [p.candidate, b.candidate], seed=seed + ":refine", worlds=refine, known=known)
         diff, se, _ = two[0].diff(two[1])
-    cost = diff if diff > 0 and diff > Z * se else 0.0
+        if diff > 0 and diff > Z * se:
+            three = evaluate(view, [p.candidate, b.candidate], seed=seed + ":price", worlds=refine, known=known)
+            diff, se, _ = three[0].diff(three[1])
+            cost = max(diff, 0.0)
     ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)
     top: list[Evaluation] = ranked[:TOP]
     if p not in top:
