@@ -17,6 +17,7 @@ from analysis.store import queries
 from analysis import store
 from analysis.game import HandState
 from analysis.review import SOLVER_VERSION
+from analysis.review.words import CATEGORY_NAME, DEFINITION
 
 from . import data
 from .tiles_view import md_text
@@ -113,72 +114,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "Position {i} / {n} · {game} hand {hand} step {step}"),
 }
 
-CATEGORY: dict[str, tuple[str, str]] = {  # the review's mistake kinds as a player reads them
-    "missed_opening": ("kaçan açılış", "missed opening"),
-    "weaker_opening": ("zayıf açılış", "weaker opening"),
-    "missed_take": ("alınmayan taş", "missed take"),
-    "missed_layoff": ("işlenmeyen taş", "missed lay-off"),
-    "missed_swap": ("alınmayan okey", "missed okey swap"),
-    "missed_finish": ("kaçan bitiş", "missed finish"),
-    "okey_discard": ("okey atma (X3)", "okey discarded (X3)"),
-    "layoff_discard": ("işler taş atma (X4)", "discarded a tile a table per takes (X4)"),
-    "fed_opening": ("açtıran taş (X5)", "discard that opened the next player (X5)"),
-    "okey_kept": ("elde kalan okey (E5)", "okey left in the rack (E5)"),
-    "pairs_over_melds": ("per yerine çift", "çift instead of per"),
-    "melds_over_pairs": ("çift yerine per", "per instead of çift"),
-    "failed_opening": ("geri alınan açılış (X2, X7)", "opening taken back (X2, X7)"),
-    "missed_take_finish": ("alınmayan bitiren taş", "missed take that finishes"),
-    "last_discard": ("son atışta yüksek taş", "high tile kept at the last discard"),
-    "broke_opening": ("bozulan açılış", "opening broken by a discard"),
-    "fed_finish": ("bitirten taş", "discard that let the next player finish"),
-    "worse_take": ("zayıf çekiş", "weaker draw or take"),
-    "worse_placing": ("zayıf yerleştirme", "weaker placing"),
-    "worse_discard": ("zayıf atış", "weaker discard"),
-}
+CATEGORY = CATEGORY_NAME  # the review's mistake kinds as a player reads them (analysis.review.words)
 
-DEFINITION: dict[str, tuple[str, str]] = {
-    "missed_opening": ("bu sırada eşiğe ulaşabilirdi (per ya da çift) ama açmadı",
-                       "could reach the opening threshold this turn (per or çift) and did not open"),
-    "weaker_opening": ("aynı türün en iyi açılışından düşük değerle açtı ya da elde daha çok ceza bıraktı",
-                       "opened with a lower value, or left a higher rack, than the best opening of the same kind"),
-    "missed_take": ("yandaki taşı alsa açabilirdi; almadı ve açmadı",
-                    "did not take the previous discard though it would have opened, and did not open"),
-    "missed_layoff": ("açmış oyuncu, işlenebilecek ya da yeni per/çift olabilecek taşları elde tuttu",
-                      "an opened player kept tiles that lay-offs or new per/çift could have placed"),
-    "missed_swap": ("açmış oyuncu, en iyi hamlenin aldığı okeyi masadan almadı (S1, S2)",
-                    "an opened player did not take an okey from the table when the best turn does (S1, S2)"),
-    "missed_finish": ("en iyi hamle eli bitiriyordu, oyuncu bitirmedi",
-                      "the best turn finishes the hand and the player did not finish"),
-    "okey_discard": ("cezasız atılacak başka taş varken okey attı (X3)",
-                     "discarded an okey though another tile was free of penalty (X3)"),
-    "layoff_discard": ("cezasız atılacak başka taş varken masadaki bir pere işlenen taşı attı (X4)",
-                       "discarded a tile a table per would take though another tile was free of penalty (X4)"),
-    "fed_opening": ("sonraki oyuncu bu taşı aldı ve onunla açtı (X5; ancak sonradan görülür)",
-                    "the next player took this discard and opened with it (X5; seen only in hindsight)"),
-    "okey_kept": ("el, açmış oyuncunun elinde son sırasında koyabileceği bir okeyle bitti (E5)",
-                  "the hand ended with an okey in an opened player's rack that their last turn could place (E5)"),
-    "pairs_over_melds": ("per açılışı eldeki cezayı daha çok düşürecekken çift açtı",
-                         "opened with çift where a per opening left a lower rack penalty"),
-    "melds_over_pairs": ("çift açılışı eldeki cezayı daha çok düşürecekken per açtı",
-                         "opened with per where a çift opening left a lower rack penalty"),
-    "failed_opening": ("açılışı ya da birkaç işlemeyi geri aldı ve cezasını ödedi (X2, X7)",
-                       "took back an opening or several lay-offs and was charged for it (X2, X7)"),
-    "missed_take_finish": ("yandaki taşı alsa eli bitirecekti; desteden çekti",
-                           "drew where taking the previous discard would have finished the hand"),
-    "last_discard": ("deste bitmeden önceki son atışta elde daha yüksek bir ölü taş tuttu (kalanı yazılır, E5)",
-                     "the last discard before the deck ran out kept a higher dead tile (the rest is written, E5)"),
-    "broke_opening": ("açmamış oyuncu, eşiğe yakın en iyi açılışını bozan taşı attı; dışarıda atılacak taş vardı",
-                      "an unopened discard broke the player's best opening, near its threshold, while a tile "
-                      "outside it could go"),
-    "fed_finish": ("sonraki oyuncu bu taşı aldı ve hemen bitirdi (ancak sonradan görülür)",
-                   "the next player took this discard and finished with it at once (seen only in hindsight)"),
-    "worse_take": ("yandan almanın beklenen puanı daha düşükken desteden çekti, ya da tersi",
-                   "drew where taking the previous discard had a lower expected score, or took where drawing had"),
-    "worse_placing": ("başka bir yerleştirmenin (ya da beklemenin) beklenen puanı daha düşüktü",
-                      "placed (or waited) where another placing had a lower expected score"),
-    "worse_discard": ("başka bir taşı atmanın beklenen puanı daha düşüktü",
-                      "discarded a tile where another discard had a lower expected score"),
-}
 
 
 def _tr(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:

@@ -2,8 +2,8 @@
 
 It plays like ``solver`` where the choice is clear (an opened seat plays the exact solver's best
 turn; a discard that joins nothing in its rack is not taken) and asks :func:`.core.evaluate` for
-the rest: take or draw, open now (melds or pairs) or wait, and which tile to discard among the
-heuristic's best few. The solver's own choice is the default; the expert leaves it only when
+the rest: take or draw, open now (melds or pairs) or wait, and which tile to discard among every
+tile the rules allow (the clear losers dropped after a few worlds). The solver's own choice is the default; the expert leaves it only when
 another candidate is better by at least ``Z`` standard errors of their paired difference (the
 evaluator is noisy; a coin-flip change of mind costs more than it wins). Its seeds come from the
 bot's own random generator, so a game is reproducible.
