@@ -15,7 +15,7 @@ import pytest
 from golden.build import KIT1, tiles_of
 from golden.builder import LogFile
 
-from analysis.game import GameResult, read_file, replay_game
+from analysis.game import GameResult, HandState, read_file, replay_game
 from analysis.review import CATEGORY_KIND, Choice, Decision, Mistake
 from analysis.review.deep import Z, deep_review_game, deep_review_hand, grade_decision
 from analysis.review.deep import _relabel as relabel  # the labelling rule, tested on its own
@@ -82,7 +82,8 @@ def test_keeping_the_high_dead_tile_costs_expected_points_worse_discard(tmp_path
     assert d.mistakes[0].cost == max(1, round(c.cost))
 
 
-def test_taking_the_discard_that_finishes_beats_drawing(tmp_path: Path) -> None:
+def take_to_finish(tmp_path: Path) -> HandState:
+    """Seat 1, opened, holds R11 R12 Y1 and may take R13: taking it finishes the hand."""
     f = LogFile()
     g = f.game("deep-take", variant="101", hands=1)
     h = g.hand(1, starter=0, indicator="Y6", racks={0: "R13 *", 1: tiles_of(KIT1) + " R11 R12 Y1", 2: "*", 3: "*"},
@@ -96,7 +97,11 @@ def test_taking_the_discard_that_finishes_beats_drawing(tmp_path: Path) -> None:
     h.discard(0, "R13")
     line = h.take(1, "R13")  # R11 R12 R13 melded, Y1 thrown: the hand is over
     res = replayed(f, tmp_path)
-    state = res.hands[0].steps[step_of(res, line) - 1].state
+    return res.hands[0].steps[step_of(res, line) - 1].state
+
+
+def test_taking_the_discard_that_finishes_beats_drawing(tmp_path: Path) -> None:
+    state = take_to_finish(tmp_path)
     take = grade_decision(state, 1, "take", [{"type": "take", "seat": 1, "tile": "R13"}], seed="t", budget=0.2)
     draw = grade_decision(state, 1, "take", [{"type": "draw", "seat": 1}], seed="t", budget=0.2)
     assert take is not None and draw is not None
@@ -110,20 +115,7 @@ def test_a_cost_is_priced_on_worlds_other_than_those_that_found_it(tmp_path: Pat
     that passed the test would keep the noise that made it pass."""
     import analysis.review.deep as deep
 
-    f = LogFile()
-    g = f.game("deep-price", variant="101", hands=1)
-    h = g.hand(1, starter=0, indicator="Y6", racks={0: "R13 *", 1: tiles_of(KIT1) + " R11 R12 Y1", 2: "*", 3: "*"},
-               seed=12)
-    h.discard(0, next(t for t in h.rack(0) if t != "R13"))
-    h.draw(1)
-    h.open(1, melds=KIT1)
-    h.discard(1, h.last_drawn)
-    h.cycle([2, 3])
-    h.draw(0)
-    h.discard(0, "R13")
-    line = h.take(1, "R13")
-    res = replayed(f, tmp_path)
-    state = res.hands[0].steps[step_of(res, line) - 1].state
+    state = take_to_finish(tmp_path)
     calls: list[tuple[str, list[float]]] = []
     real = deep.evaluate
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from analysis.solver.encoding import search_keep_one
 from analysis.solver.problem import Problem
-from analysis.solver.search import KERNEL
+from analysis.solver.search import KERNEL, deal_groups
 
 WILD = 52
 RUN, GROUP = 0, 1
@@ -37,21 +37,8 @@ def _kernel(c: list[int], wild: int, okv: int, req: int) -> tuple[int, Runs, Gro
     groups: Groups = []
     for x in chosen:  # numbers: (0, number, tiles per colour, okeys, lay-offs); no run ends without slots
         _, n, g, k, _ = x
-        tot = sum(g) + k
-        if not tot or not any(g):
-            continue
-        m = max(max(g), (tot + 3) // 4)  # groups of 3-4 distinct colours (M2), as the solver deals them
-        cols: list[list[int]] = [[] for _ in range(m)]
-        i = 0
-        for col in range(4):
-            for _ in range(g[col]):
-                cols[i % m].append(col)
-                i += 1
-        wl = [0] * m
-        for _ in range(k):
-            j = min(range(m), key=lambda x: len(cols[x]) + wl[x])
-            wl[j] += 1
-        groups += [(n, tuple(cs), w) for cs, w in zip(cols, wl)]
+        if any(g):
+            groups += deal_groups(n, g, k)  # groups of 3-4 distinct colours (M2), as the solver deals them
     return score, list(runs), groups
 
 

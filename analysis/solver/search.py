@@ -21,7 +21,7 @@ an opened player's turn (penalty saved) and "can everything be placed" (tile cou
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import product
 from types import ModuleType
 from typing import Any
@@ -403,11 +403,15 @@ def _count_used(sol: Solution) -> None:
 
 
 def _groups(sol: Solution, n: int, g: tuple[int, ...], k: int) -> None:
+    sol.groups.extend(deal_groups(n, g, k))
+
+
+def deal_groups(n: int, g: Sequence[int], k: int) -> list[tuple[int, tuple[int, ...], int]]:
     """Deal g[c] tiles of each colour and k okeys at number n (-1: okeys only) into groups of 3-4
-    distinct colours (M2)."""
+    distinct colours (M2): (number, real colours, okeys) per group."""
     T = sum(g) + k
     if not T:
-        return
+        return []
     m = max(max(g), (T + 3) // 4)
     groups: list[list[int]] = [[] for _ in range(m)]
     i = 0
@@ -419,6 +423,5 @@ def _groups(sol: Solution, n: int, g: tuple[int, ...], k: int) -> None:
     for _ in range(k):
         j = min(range(m), key=lambda x: len(groups[x]) + wl[x])
         wl[j] += 1
-    for grp, w in zip(groups, wl):
-        sol.groups.append((n, tuple(grp), w))
+    return [(n, tuple(grp), w) for grp, w in zip(groups, wl)]
 
