@@ -236,8 +236,8 @@ def test_sample_specs_cover_presets_partners_overrides_cast_and_weeks() -> None:
     assert any(s.rules and s.rules.get("esli") for s in sp)
     assert any(s.rules and set(s.rules) - {"esli", "hands"} for s in sp)
     names = Counter(p.name for s in sp for p in s.players)
-    assert set(names) == {p.name for p in CAST} and len(names) == 8
-    assert {p.bot for p in CAST} == {"solver", "greedy", "random"}
+    assert set(names) == {p.name for p in CAST} and len(names) == 9
+    assert {p.bot for p in CAST} == {"solver", "greedy", "random", "expert"}
     days = sorted({s.started[:10] for s in sp if s.started})
     from datetime import date
     span = date.fromisoformat(days[-1]) - date.fromisoformat(days[0])
@@ -256,9 +256,9 @@ def test_committed_sample_is_the_regenerated_sample_and_replays_cleanly() -> Non
     assert len(games) >= 40
     ids = [g.id for g in games]
     assert ids == [s.game for s in sample_specs()]
-    # a game without a solver bot regenerates byte for byte from its spec (games with one
-    # follow the solver's tie-breaks, which its author may refine: regenerate the sample then)
-    spec = next(s for s in sample_specs() if all(p.bot != "solver" for p in s.players))
+    # a game without a solver or expert bot regenerates byte for byte from its spec (games with
+    # one follow the solver's tie-breaks, which its author may refine: regenerate the sample then)
+    spec = next(s for s in sample_specs() if all(p.bot not in ("solver", "expert") for p in s.players))
     again = play_game(spec).lines()
     by_id = {g.id: g for g in games}
     assert [dumps(e) + "\n" for e in by_id[spec.game].content()] == again

@@ -19,6 +19,7 @@ CAST: tuple[Player, ...] = (
     Player("Mustafa", "greedy", 1.6),
     Player("Fatma", "greedy", 1.2),
     Player("Emre", "random", 0.7),
+    Player("Kemal", "expert", 1.4),
 )
 
 # (variant, rule overrides, hands): the mix of games the sample cycles through
