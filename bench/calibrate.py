@@ -2,11 +2,16 @@
 
 Reads the per-deal lines of ``istaka match --bots expert,B ... --deals-out FILE``: for every
 decision the expert acted on (take or draw, opening, discard) the evaluator's expected hand score
-of the chosen candidate, and the seat's actual hand score (hand-end score plus in-game penalties)
-in that hand. Prints, by bins of the prediction: decisions, mean predicted, mean actual, the gap.
+of the chosen candidate (the model's value), and the seat's actual hand score (hand-end score plus
+in-game penalties) in that hand. Prints, by bins of the prediction: decisions, mean predicted,
+mean actual, the gap; once for the model's value and once through the preset's calibration curve
+(:mod:`analysis.evaluate.calibration`).
 
-    istaka match --bots expert,solver --variant 101 --deals 100 --seed 1 --deals-out m.jsonl
-    python bench/calibrate.py m.jsonl [--json]
+``--fit`` fits the curve on the even-numbered deals, prints it (the literal for ``CURVES``) and
+shows both tables on the odd-numbered deals only, which the fit never saw.
+
+    istaka match --bots expert,solver --variant 101 --deals 500 --seed final --deals-out m.jsonl
+    python bench/calibrate.py m.jsonl --variant 101 [--fit] [--json]
 """
 
 from __future__ import annotations
@@ -14,43 +19,75 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from collections.abc import Callable, Sequence
+
+from analysis.evaluate.calibration import Curve, apply_curve, curve_for, fit_curve
+from analysis.game import preset
 
 BINS = (-1000, -50, 0, 25, 50, 100, 150, 250, 10_000)
 
 
-def table(paths: list[str]) -> tuple[int, list[dict[str, float | int | str]]]:
+def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) -> list[tuple[float, int]]:
+    """(model value, actual hand score) of every decision the expert acted on, in kept deals."""
     pairs: list[tuple[float, int]] = []
     for path in paths:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 d = json.loads(line)
+                if not keep(int(d.get("deal", 0))):
+                    continue
                 for k, preds in enumerate(d.get("pred") or ()):
                     pairs += [(p, d["a"][k]) for p in preds]
+    return pairs
+
+
+def table(pairs: Sequence[tuple[float, float]], curve: Curve | None = None) -> list[dict[str, float | int | str]]:
     rows: list[dict[str, float | int | str]] = []
+    mapped = [(apply_curve(curve, p), y) for p, y in pairs]
     for lo, hi in itertools.pairwise(BINS):
-        sel = [(p, y) for p, y in pairs if lo < p <= hi]
+        sel = [(p, y) for p, y in mapped if lo < p <= hi]
         if not sel:
             continue
         mp = sum(p for p, _ in sel) / len(sel)
         my = sum(y for _, y in sel) / len(sel)
         rows.append({"bin": f"({lo}, {hi}]", "decisions": len(sel), "predicted": round(mp, 1),
                      "actual": round(my, 1), "gap": round(my - mp, 1)})
-    return len(pairs), rows
+    return rows
+
+
+def show(title: str, rows: list[dict[str, float | int | str]]) -> None:
+    worst = max((abs(float(r["gap"])) for r in rows), default=0.0)
+    print(f"{title} (largest gap {worst:.1f})")
+    print(f"{'predicted bin':>16} {'decisions':>9} {'predicted':>9} {'actual':>8} {'gap':>7}")
+    for r in rows:
+        print(f"{r['bin']:>16} {r['decisions']:>9} {r['predicted']:>9} {r['actual']:>8} {r['gap']:>+7}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="+", help="istaka match --deals-out files")
+    ap.add_argument("--variant", default="101", help="the matches' preset (its calibration curve)")
+    ap.add_argument("--fit", action="store_true", help="fit the curve on even deals, check it on odd ones")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    n, rows = table(a.files)
+    if a.fit:
+        curve = fit_curve([(p, float(y)) for p, y in read(a.files, lambda d: d % 2 == 0)])
+        test = read(a.files, lambda d: d % 2 == 1)
+    else:
+        curve = curve_for(preset(a.variant))
+        test = read(a.files)
+    raw, cal = table(test), table(test, curve)
     if a.json:
-        print(json.dumps({"decisions": n, "bins": rows}))
+        print(json.dumps({"decisions": len(test), "curve": curve, "model": raw, "calibrated": cal}))
         return
-    print(f"{n} evaluated decisions")
-    print(f"{'predicted bin':>16} {'decisions':>9} {'predicted':>9} {'actual':>8} {'gap':>7}")
-    for r in rows:
-        print(f"{r['bin']:>16} {r['decisions']:>9} {r['predicted']:>9} {r['actual']:>8} {r['gap']:>+7}")
+    if a.fit:
+        print(f'fitted on the even deals: "{a.variant}": {curve!r},')
+        print(f"checked on the odd deals: {len(test)} evaluated decisions")
+    else:
+        print(f"{len(test)} evaluated decisions")
+    show("the model's value", raw)
+    if curve:
+        show(f"through the {a.variant} calibration curve", cal)
 
 
 if __name__ == "__main__":
