@@ -14,8 +14,9 @@ from .core import (
                    take_candidate,
                    unseen_tiles,
 )
+from .calibration import expected
 from .expert import ExpertBot
 
 __all__ = ["DEFAULT_BUDGET", "Candidate", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
-           "discard_candidate", "draw_candidate", "evaluate", "place_candidate", "take_candidate",
+           "discard_candidate", "draw_candidate", "evaluate", "expected", "place_candidate", "take_candidate",
            "unseen_tiles"]

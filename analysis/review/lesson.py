@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.game import GameResult
+from analysis.evaluate import expected as calibrated
+from analysis.game import GameResult, Rules
 
-from .model import CATEGORIES, Choice, Decision, GameReview
+from .model import CATEGORIES, Choice, Decision, GameReview, HandReview
 
 LANGS = ("tr", "en")
 
@@ -114,6 +115,18 @@ def sentence(c: Choice, lang: str = "en") -> str:
     return s + (f": {why}." if why else ".")
 
 
+def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
+    """Per seat, the hand score the evaluator expected at the seat's first graded decision of the
+    hand, through the preset's calibration curve (what players of the expert's strength score
+    from a position the model values so; :mod:`analysis.evaluate.calibration`)."""
+    out: list[float | None] = [None] * 4
+    for d in h.decisions:
+        if out[d.seat] is None and d.choices:
+            x = d.choices[0].expected_played
+            out[d.seat] = calibrated(rules, x) if rules is not None else x
+    return out
+
+
 def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
     """The review as ``istaka report GAME --json`` prints it (README "Review")."""
     seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "cost", "accuracy",
@@ -126,16 +139,14 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
     decisions: list[dict[str, Any]] = []
     hands = []
     actual = {i: hr for i, hr in enumerate(res.hands, 1)} if res is not None else {}
+    rules = res.rules if res is not None else None
     for h in gr.hands:
-        expected: list[float | None] = [None] * 4
         for d in h.decisions:
             if gr.depth == "deep":
-                for c in d.choices:
-                    if expected[d.seat] is None:
-                        expected[d.seat] = round(c.expected_played, 1)
-                    decisions.append(_choice_row(h.ord, d, c))
+                decisions.extend(_choice_row(h.ord, d, c) for c in d.choices)
             else:
                 decisions.append(_quick_row(h.ord, d))
+        expected = [None if x is None else round(x, 1) for x in hand_expected(h, rules)]
         hr = actual.get(h.ord)
         hands.append({"ord": h.ord, "hand": h.hand, "result": h.result,
                       "actual": list(hr.totals()) if hr is not None else None, "expected": expected})
@@ -162,4 +173,4 @@ def _quick_row(ord: int, d: Decision) -> dict[str, Any]:
                                             "definition": CATEGORIES.get(m.category, "")} for m in d.mistakes]}
 
 
-__all__ = ["LANGS", "REASONS", "describe", "sentence", "to_json"]
+__all__ = ["LANGS", "REASONS", "describe", "hand_expected", "sentence", "to_json"]

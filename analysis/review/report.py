@@ -18,7 +18,7 @@ from typing import Any
 
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
-from .lesson import describe, sentence
+from .lesson import describe, hand_expected, sentence
 from .model import CATEGORIES, CATEGORY_KIND, Choice, Decision, GameReview, HandReview, Mistake
 from .words import WORDS, category_name, definition, word
 
@@ -288,17 +288,8 @@ def _mistake_line(m: Mistake, okey: Tile, players: Sequence[str], d: Decision, l
             f'<div class="lbl">{esc(definition(m.category, lang))} · {detail_html(m, okey, lang)}</div></div>')
 
 
-def _expected(h: HandReview) -> list[float | None]:
-    """Per seat, the expected hand score at the seat's first graded decision of the hand."""
-    out: list[float | None] = [None] * 4
-    for d in h.decisions:
-        if out[d.seat] is None and d.choices:
-            out[d.seat] = d.choices[0].expected_played
-    return out
-
-
 def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str) -> list[str]:
-    exp = _expected(h)
+    exp = hand_expected(h, hr.steps[0].state.rules if hr.steps else None)
     actual = hr.totals()
     head = (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
             f'<th>{esc(word("actual", lang))}</th><th>{esc(word("evaluator", lang))}</th></tr>')
