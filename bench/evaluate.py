@@ -4,7 +4,8 @@ Positions come from real self-play (``solver`` tables): every draw-or-take with 
 offer, every placing of an unopened seat and every discard. Each is evaluated with all its
 candidates (:func:`analysis.evaluate.candidates`) at the default budget on one core.
 Then one 11-hand ``101`` game with four ``expert`` seats is timed, with the time of each of the
-expert's own decisions (48 worlds over its pruned candidates). Times are CPU seconds of this
+expert's own decisions (48 worlds over its pruned candidates), against the baseline of the same game
+seed played by four ``solver`` seats in the same run. Times are CPU seconds of this
 process (the machine is shared; wall time would count other people's work).
 
     python bench/evaluate.py [--positions N] [--seed S] [--no-game]
@@ -60,6 +61,14 @@ def positions(n: int, seed: str) -> list[tuple[View, str]]:
     return out[:n]
 
 
+def _game(bot: str, seed: str) -> tuple[Any, float]:
+    """One 11-hand ``101`` game of four ``bot`` seats from ``seed``, and its CPU seconds."""
+    t0 = time.process_time()
+    rec = play_game(GameSpec("bench-expert", tuple(Player(f"{bot[0].upper()}{k}", bot) for k in range(4)), "101",
+                             None, seed))
+    return rec, time.process_time() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=200)
@@ -92,13 +101,13 @@ def main() -> None:
             return out
 
         E.evaluate = timed
-        t0 = time.process_time()
-        rec = play_game(GameSpec("bench-expert", tuple(Player(f"E{k}", "expert") for k in range(4)), "101", None,
-                                 a.seed))
-        dt = time.process_time() - t0
+        rec, dt = _game("expert", a.seed)
         print(f"one 11-hand 101 game, four expert seats: {dt:.1f} s ({rec.hands_played} hands, "
               f"{len(rec.events)} events, refused {rec.refused}) (target <= 60 s)")
         E.evaluate = real
+        base, dt_base = _game("solver", a.seed)
+        print(f"baseline, the same deal seed with four solver seats: {dt_base:.2f} s ({base.hands_played} hands); "
+              f"expert game / solver game: x{dt / max(dt_base, 1e-9):.0f}")
         own.sort()
         print(f"the expert's own decisions in that game: {len(own)}, median {statistics.median(own):.1f} ms, "
               f"p90 {own[int(0.9 * (len(own) - 1))]:.1f} ms")

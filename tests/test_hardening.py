@@ -211,12 +211,28 @@ def test_solve_batch_answers_every_line_in_order(tmp_path: Path) -> None:
 # ---- processes and messages -----------------------------------------------------------------
 
 
-def test_import_workers_end_when_the_import_is_killed(tmp_path: Path) -> None:
-    for k in range(2):
-        store_logs.write_log(tmp_path / f"f{k}.jsonl", [store_logs.make_game(f"w{k}-{i}", seed=i, hands=2)
-                                                         for i in range(120)])
-    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", "import", "--db", str(tmp_path / "w.duckdb"),
-                             "--jobs", "2", "--no-progress", str(tmp_path)], cwd=REPO,
+def _db_with_games(tmp_path: Path) -> Path:
+    log = store_logs.write_log(tmp_path / "g.jsonl", [store_logs.make_game(f"a-{i}", seed=i, hands=2)
+                                                      for i in range(40)])
+    return store_logs.stored(tmp_path / "a.duckdb", log)
+
+
+@pytest.mark.parametrize("command", ["import", "match", "simulate", "analyze"])
+def test_workers_end_when_their_command_is_killed(tmp_path: Path, command: str) -> None:
+    """Every --jobs command's worker processes (and multiprocessing's resource tracker) end with
+    it when it is killed (kill -9), whatever they are doing."""
+    if command == "import":
+        for k in range(2):
+            store_logs.write_log(tmp_path / f"f{k}.jsonl", [store_logs.make_game(f"w{k}-{i}", seed=i, hands=2)
+                                                             for i in range(120)])
+        args = ["import", "--db", str(tmp_path / "w.duckdb"), "--no-progress", str(tmp_path)]
+    elif command == "match":
+        args = ["match", "--bots", "expert,solver", "--deals", "40", "--seed", "k"]
+    elif command == "simulate":
+        args = ["simulate", "--bots", "expert", "--games", "8", "--quiet", "--out", str(tmp_path / "s.jsonl")]
+    else:
+        args = ["analyze", "--deep", "--db", str(_db_with_games(tmp_path)), "--no-progress"]
+    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", *args, "--jobs", "2"], cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kids: set[int] = set()
     deadline = time.monotonic() + 60
@@ -226,7 +242,7 @@ def test_import_workers_end_when_the_import_is_killed(tmp_path: Path) -> None:
             break
         time.sleep(0.05)
     if proc.poll() is not None:
-        pytest.skip("the import finished before its workers could be seen")
+        pytest.skip(f"{command} finished before its workers could be seen")
     time.sleep(0.3)
     kids |= _children(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
@@ -237,7 +253,7 @@ def test_import_workers_end_when_the_import_is_killed(tmp_path: Path) -> None:
     left = [k for k in kids if _alive(k)]
     for k in left:  # never leave them behind, even when the test fails
         os.kill(k, signal.SIGKILL)
-    assert not left, f"processes of a killed import still running: {left}"
+    assert not left, f"processes of a killed {command} still running: {left}"
 
 
 def _children(pid: int) -> set[int]:

@@ -71,7 +71,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
     p.add_argument("--rules", help='option overrides as JSON, e.g. \'{"esli": true}\'')
     p.add_argument("--bots", default="greedy,greedy,greedy,greedy",
-                   help="four bots in seat order (random, greedy, solver), or one for all")
+                   help=f"four bots in seat order ({', '.join(BOTS)}), or one for all")
     p.add_argument("--hands", type=int, help="hands per game (default: the rules' count)")
     p.add_argument("--seed", type=int, help="the same seed gives the same file byte for byte")
     p.add_argument("--out", help="FILE.jsonl or FILE.jsonl.gz (default: stdout)")

@@ -10,13 +10,15 @@ dashboard needs is named here; the modules are
 - :mod:`.moves`, :mod:`.placing`, :mod:`.engine` — ``apply(state, event) -> state``;
 - :mod:`.scoring` — hand-end scores (E4-E8), totals and match points (G1-G4);
 - :mod:`.lines` — a file's lines as bytes, damage and limits;
-  :mod:`.log` — the v1 log reader and writer; :mod:`.replay` — a whole game, hand by hand.
+  :mod:`.log` — the v1 log reader and writer; :mod:`.replay` — a whole game, hand by hand;
+- :mod:`.procs` — worker processes for ``--jobs`` that end with their parent.
 """
 
 from .engine import apply
 from .lines import MAX_DEPTH, MAX_LINE_BYTES, MAX_STRING, FileUnreadable, parse_line
 from .log import GameLog, LogFormatError, ReadError, ReadResult, dumps, read_file, write, write_events
 from .melds import MeldError, check_pair, classify
+from .procs import process_pool, watch_parent
 from .replay import GameResult, HandResult, Step, read_and_replay, replay_game
 from .rules import PRESETS, Rules, RulesError, preset, resolve
 from .scoring import (FinishInfo, ScoreLine, explain_hand, explain_state, match_points, multiplier, score_hand,
@@ -33,7 +35,7 @@ __all__ = [
     "ReadResult", "Rules", "RulesError", "ScoreLine", "Step", "TableMeld", "Tile", "apply", "brief",
     "check_conservation", "check_pair", "classify", "dumps", "evolve", "explain_hand", "explain_state",
     "full_set", "match_points",
-    "multiplier", "new_hand", "okey_of", "over_copies", "parse_line", "parse_placed", "preset",
+    "multiplier", "new_hand", "okey_of", "over_copies", "parse_line", "parse_placed", "preset", "process_pool",
     "read_and_replay", "read_file", "replay_game", "resolve", "score_hand", "team_totals", "tile_value",
-    "write", "write_events",
+    "watch_parent", "write", "write_events",
 ]

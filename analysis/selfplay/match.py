@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from analysis.evaluate import Evaluation, ExpertBot
+from analysis.game import process_pool
 from analysis.players import View
 
 from .simulate import GameSpec, Player, play_game
@@ -117,10 +118,7 @@ def deals_of(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] |
     if mapper is not None:
         yield from mapper(play_deal, work)
     elif jobs > 1 and n > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn")) as ex:
+        with process_pool(jobs) as ex:
             yield from ex.map(play_deal, work, chunksize=1)
     else:
         yield from map(play_deal, work)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from analysis.game import HandState, IllegalMove, apply, new_hand
+from analysis.game import HandState, IllegalMove, apply, new_hand, process_pool
 from analysis.game import dumps
 from analysis.game import Rules, resolve
 from analysis.game import Tile, full_set
@@ -281,12 +281,7 @@ def run(game_specs: Sequence[GameSpec], *, jobs: int = 1, progress: bool = False
         bar = tqdm(total=len(game_specs), unit="game", desc="simulate", leave=False)
     try:
         if jobs > 1 and len(game_specs) > 1:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
-
-            # an executor, not a Pool: a worker that dies raises BrokenProcessPool instead of
-            # leaving imap waiting forever
-            with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn")) as ex:
+            with process_pool(jobs) as ex:
                 for rec in ex.map(_play_light, game_specs, chunksize=1):
                     if bar is not None:
                         bar.update(1)

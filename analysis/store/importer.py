@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analysis.game import ReadError, read_file
+from analysis.game import ReadError, process_pool, read_file
 from analysis.game import replay_game
 
 from .db import StoreError
@@ -96,43 +96,9 @@ class FilePrep:
 _KNOWN: dict[str, str] = {}
 
 
-def _init_worker(known: dict[str, str], parent: int | None = None) -> None:
+def _init_worker(known: dict[str, str]) -> None:
     global _KNOWN
     _KNOWN = known
-    watch_parent(parent)
-
-
-def watch_parent(parent: int | None = None, interval: float = 0.2) -> None:
-    """End this (worker) process as soon as its parent is gone: a killed import (kill -9) must
-    not leave its workers, and with them multiprocessing's resource tracker, running.
-
-    On Linux the kernel sends SIGKILL when the parent dies (prctl PR_SET_PDEATHSIG), whatever
-    the worker is doing; elsewhere a thread polls the parent's pid. ``parent``: the pid the
-    parent gave (a worker still starting up when its parent died must not watch init instead)."""
-    import signal
-    import threading
-
-    if parent is None:
-        parent = os.getppid()
-    if os.getppid() != parent:
-        os._exit(1)
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
-            if os.getppid() != parent:  # it died before prctl took hold
-                os._exit(1)
-            return
-    except (OSError, AttributeError):
-        pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(interval)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="istaka-watch-parent", daemon=True).start()
 
 
 def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False, *,
@@ -268,13 +234,7 @@ def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int
         for f in files:
             yield prepare_file(f, known, replace)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # spawn: never fork a process that has DuckDB's threads running
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker,
-                             initargs=(known, os.getpid())) as ex:
+    with process_pool(workers, initializer=_init_worker, initargs=(known,)) as ex:
         yield from ex.map(_prepare_remote, [(str(f), replace) for f in files], chunksize=1)
 
 

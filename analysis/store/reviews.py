@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analysis.game import GameLog
+from analysis.game import GameLog, process_pool
 from analysis.game import replay_game
 from analysis.review import (DEEP_BUDGET, DEEP_VERSION, SOLVER_VERSION, Choice, Decision, GameReview, HandReview, Mistake,
                              review_game)
@@ -207,11 +207,7 @@ def _results(todo: list[tuple[Any, ...]], jobs: int, cluster: Cluster | None = N
         for item in todo:
             yield task(item)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = multiprocessing.get_context("spawn")  # never fork a process with DuckDB's threads running
-    with ProcessPoolExecutor(jobs, mp_context=ctx) as ex:
+    with process_pool(jobs) as ex:
         yield from ex.map(task, todo, chunksize=1)
 
 
