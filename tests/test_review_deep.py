@@ -155,6 +155,10 @@ def test_every_decision_is_graded_and_no_cost_is_negative(sample_review) -> None
         if c.cost > 0:  # priced on worlds of its own, after a test on others passed Z standard errors
             assert c.expected_played - c.expected_best == pytest.approx(c.cost)
         assert len(c.candidates) >= 2 and c.candidates[0]["move"] == c.best
+        # the table shows the played move at the estimate its cost (and the lesson) comes from
+        mine = [x for x in c.candidates if x["played"]]
+        assert len(mine) == 1 and mine[0]["expected"] == pytest.approx(c.expected_played, abs=0.01)
+        assert ("first_pass" in mine[0]) == (c.played != c.best)
 
 
 def test_a_loss_is_charged_once_at_its_decision(sample_review) -> None:

@@ -108,20 +108,32 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     b = best(evs)
     p = evs[played]
     diff = se = cost = 0.0
+    n_played = p.n
     if p is not b:
         two = evaluate(view, [p.candidate, b.candidate], seed=seed + ":refine", worlds=refine, known=known)
-        diff, se, _ = two[0].diff(two[1])
+        diff, se, n_played = two[0].diff(two[1])
         if diff > 0 and diff > Z * se:
             three = evaluate(view, [p.candidate, b.candidate], seed=seed + ":price", worlds=refine, known=known)
-            diff, se, _ = three[0].diff(three[1])
+            diff, se, n_played = three[0].diff(three[1])
             cost = max(diff, 0.0)
     ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)
     top: list[Evaluation] = ranked[:TOP]
     if p not in top:
         top.append(p)
-    cand_rows = [{"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
-                  "played": e is p, "events": [dict(x) for x in e.candidate.events]} for e in top]
-    return Choice(kind, step, line, p.candidate.label, b.candidate.label, b.mean + max(diff, 0.0), b.mean, se,
+    played_mean = b.mean + max(diff, 0.0)
+
+    def row(e: Evaluation) -> dict[str, Any]:
+        # the played move is shown at the estimate its cost comes from (the best's value plus the
+        # paired difference on fresh worlds), not at the first pass's, which the selection of the
+        # best biases; its first-pass value is kept beside it
+        r = {"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
+             "played": e is p, "events": [dict(x) for x in e.candidate.events]}
+        if e is p and p is not b:
+            r.update(expected=round(played_mean, 2), se=round(se, 2), n=n_played, first_pass=round(e.mean, 2))
+        return r
+
+    cand_rows = [row(e) for e in top]  # best first, then the first pass's order; the played one last if not in it
+    return Choice(kind, step, line, p.candidate.label, b.candidate.label, played_mean, b.mean, se,
                   cost, cand_rows, played_events)
 
 
