@@ -216,3 +216,38 @@ def test_parallel_analyze_writes_the_same_annotations_as_one_process(tmp_path: P
         con.close()
     assert one.annotated == two.annotated == 2 and one.decisions == two.decisions > 0
     assert a == b
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_analyze_loads_the_games_as_it_goes_not_all_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            jobs: int) -> None:
+    """An archive's pending games are read a few at a time (a window of four per worker), so
+    memory does not grow with the archive."""
+    from analysis.selfplay import specs, write_records
+    from analysis.store import analyze, reviews
+
+    log = tmp_path / "many.jsonl"
+    write_records([play_game(s) for s in specs(24, bots=("greedy",) * 4, seed=4, hands=1)], str(log))
+    con = store.connect(tmp_path / "many.duckdb", seed=False)
+    loaded: list[str] = []
+    at_write: list[int] = []
+    real_load, real_write = reviews.load_gamelog, reviews.write
+
+    def load(c: Any, gid: str) -> Any:
+        loaded.append(gid)
+        return real_load(c, gid)
+
+    def write(c: Any, buf: Any) -> None:
+        at_write.append(len(loaded))
+        real_write(c, buf)
+
+    monkeypatch.setattr(reviews, "load_gamelog", load)
+    monkeypatch.setattr(reviews, "write", write)
+    try:
+        store.import_paths(con, [str(log)], workers=1)
+        s = analyze(con, jobs=jobs, batch=1)
+        n = con.execute("SELECT count(*) FROM review_games").fetchall()[0][0]
+    finally:
+        con.close()
+    assert s.annotated == n == 24 and len(loaded) == 24
+    assert at_write[0] <= (1 if jobs == 1 else 4 * jobs + 1)  # the first result was written long before the last load

@@ -18,7 +18,7 @@ from .engine import apply
 from .lines import MAX_DEPTH, MAX_LINE_BYTES, MAX_STRING, FileUnreadable, parse_line
 from .log import GameLog, LogFormatError, ReadError, ReadResult, dumps, read_file, write, write_events
 from .melds import MeldError, check_pair, classify
-from .procs import process_pool, watch_parent
+from .procs import bounded_map, process_pool, watch_parent
 from .replay import GameResult, HandResult, Step, read_and_replay, replay_game
 from .rules import PRESETS, Rules, RulesError, preset, resolve
 from .scoring import (FinishInfo, ScoreLine, explain_hand, explain_state, match_points, multiplier, score_hand,
@@ -29,7 +29,7 @@ from .tiles import (COLOURS, FACES, FALSE_OKEY, NotationError, Placed, Tile, bri
                     over_copies, parse_placed, tile_value)
 
 __all__ = [
-    "COLOURS", "FACES", "FALSE_OKEY", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
+    "COLOURS", "FACES", "bounded_map", "FALSE_OKEY", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
     "FileUnreadable", "FinishInfo", "GameLog", "GameResult", "HandResult", "HandState", "IllegalMove",
     "LogFormatError", "MeldError", "NotationError", "Opening", "Penalty", "Placed", "ReadError",
     "ReadResult", "Rules", "RulesError", "ScoreLine", "Step", "TableMeld", "Tile", "apply", "brief",

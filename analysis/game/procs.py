@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 
@@ -63,4 +64,18 @@ def process_pool(jobs: int, initializer: Callable[..., Any] | None = None,
                                initargs=(os.getpid(), initializer, initargs))
 
 
-__all__ = ["process_pool", "watch_parent"]
+def bounded_map(ex: ProcessPoolExecutor, fn: Callable[[Any], Any], items: Iterable[Any],
+                window: int) -> Iterator[Any]:
+    """``fn`` over ``items`` on ``ex``, results in input order, with at most ``window`` items out
+    at once: ``items`` are read as the work goes (``Executor.map`` reads them all first, which for
+    a large archive means every game in memory at once)."""
+    out: deque[Future[Any]] = deque()
+    for item in items:
+        out.append(ex.submit(fn, item))
+        if len(out) >= window:
+            yield out.popleft().result()
+    while out:
+        yield out.popleft().result()
+
+
+__all__ = ["bounded_map", "process_pool", "watch_parent"]

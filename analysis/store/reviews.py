@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analysis.game import GameLog, process_pool
+from analysis.game import GameLog, bounded_map, process_pool
 from analysis.game import replay_game
 from analysis.review import (DEEP_BUDGET, DEEP_VERSION, SOLVER_VERSION, Choice, Decision, GameReview, HandReview, Mistake,
                              review_game)
@@ -197,18 +197,20 @@ class AnalyzeSummary:
                 f"{self.seconds:.1f}s ({per:.2f}s per game per core)")
 
 
-def _results(todo: list[tuple[Any, ...]], jobs: int, cluster: Cluster | None = None, progress: bool = False,
+def _results(todo: Iterable[tuple[Any, ...]], total: int, jobs: int, cluster: Cluster | None = None,
+             progress: bool = False,
              task: Callable[[tuple[Any, ...]], Annotated] = _annotate_remote) -> Iterator[Annotated]:
-    """``task`` over every (game, checksum): here, in ``jobs`` processes, or one game per cluster task."""
+    """``task`` over every (game, checksum): here, in ``jobs`` processes, or one game per cluster
+    task. ``todo`` is read as the work goes (a few games per worker out at once), never whole."""
     if cluster is not None:  # the game travels with its task; results come back as they finish
-        yield from cluster.map(task, todo, ordered=False, progress=progress, desc="analyze", total=len(todo))
+        yield from cluster.map(task, todo, ordered=False, progress=progress, desc="analyze", total=total)
         return
-    if jobs <= 1 or len(todo) < 2:
+    if jobs <= 1 or total < 2:
         for item in todo:
             yield task(item)
         return
     with process_pool(jobs) as ex:
-        yield from ex.map(task, todo, chunksize=1)
+        yield from bounded_map(ex, task, todo, window=4 * jobs)
 
 
 def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = False, progress: bool = False,
@@ -224,19 +226,21 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
         want = set(games)
         todo_ids = [x for x in todo_ids if x[0] in want]
     summary = AnalyzeSummary(games=total, skipped=total - len(todo_ids), errors=[])
-    todo: list[tuple[Any, ...]] = []
-    for gid, cs in todo_ids:
-        g = load_gamelog(con, gid)
-        if g is not None:
-            todo.append((g, cs, depth, budget) if deep else (g, cs))
+
+    def todo() -> Iterator[tuple[Any, ...]]:  # each game loaded when its turn comes, not all at once
+        for gid, cs in todo_ids:
+            g = load_gamelog(con, gid)
+            if g is not None:
+                yield (g, cs, depth, budget) if deep else (g, cs)
+
     bar = None
     if progress and cluster is None:  # the cluster's own bar counts tasks and workers alive
         from tqdm import tqdm  # type: ignore[import-untyped]
 
-        bar = tqdm(total=len(todo), unit="game", desc="analyze", leave=False)
+        bar = tqdm(total=len(todo_ids), unit="game", desc="analyze", leave=False)
     buf: list[Annotated] = []
     try:
-        for a in _results(todo, jobs, cluster, progress):
+        for a in _results(todo(), len(todo_ids), jobs, cluster, progress):
             summary.cpu_seconds += a.seconds
             if a.error is not None:
                 summary.failed += 1
