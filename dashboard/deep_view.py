@@ -174,6 +174,7 @@ def review_section(game: str, lang: str, hand: int | None = None) -> None:
     """The deep review of ``game`` on the Review page (``hand``: the hand number picked there)."""
     st.subheader(t("dv_title", lang))
     st.caption(t("dv_intro", lang))
+    st.caption(f"[{t('dv_guide', lang)}]({url_state.link('rules', doc='review')})")  # docs/review*.md
     message()
     gr = deep_data.review(game)
     if gr is None:

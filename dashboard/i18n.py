@@ -269,6 +269,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                  "score from the player's own view at that moment (lower is better). Cost: the expected score of "
                  "what was played minus that of the best; a loss is charged once, at the decision where it was "
                  "missed."),
+    "dv_guide": ("Derin inceleme nasıl okunur: sayılar, etiketler ve sınırları →",
+                 "How to read the deep review: the numbers, the labels and their limits →"),
     "dv_button": ("Derin inceleme", "Deep review"),
     "dv_button_again": ("Derin incelemeyi yeniden yap", "Run the deep review again"),
     "dv_running": ("Derin inceleme: {i} / {n} sıra", "Deep review: {i} / {n} turns"),

@@ -1,9 +1,9 @@
 """Rule IDs as links to the Rules page, and the rules documents the page renders.
 
 The rules reference lives in the repository (``docs/rules.md``, ``docs/rules.tr.md``; the log
-format in ``docs/log-format*.md``). Every rule there is a block that starts with an anchor line
-``<a id="X4"></a>``; :func:`rule_ids` reads the known IDs from those anchors, so only real
-rules are ever linked.
+format in ``docs/log-format*.md``; how to read the deep review in ``docs/review*.md``). Every
+rule there is a block that starts with an anchor line ``<a id="X4"></a>``; :func:`rule_ids`
+reads the known IDs from those anchors, so only real rules are ever linked.
 
 One helper turns the rule IDs in a text shown on any page ("[X4]", "O8", "E7", "M1–M4") into
 links to ``rules?rule=X4&lang=…``: :func:`link_rules` for Markdown, :func:`link_rules_html` for
@@ -36,6 +36,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rules_doc": ("Belge", "Document"),
     "doc_rules": ("Kurallar", "Rules"),
     "doc_log": ("Kayıt biçimi", "Log format"),
+    "doc_review": ("İncelemeyi okumak", "Reading the review"),
     "rules_jump": ("Kurala git", "Go to rule"),
     "rules_pick_none": ("—", "—"),
     "rules_selected": ("Seçilen kural: {rule}", "Selected rule: {rule}"),
@@ -56,9 +57,13 @@ def t(key: str, lang: str, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+DOC_STEMS = {"rules": "rules", "log": "log-format", "review": "review"}  # doc -> file stem in docs/
+
+
 def doc_path(doc: str, lang: str) -> Path:
-    """``docs/rules.md`` / ``docs/rules.tr.md`` (doc ``rules``), ``docs/log-format*.md`` (``log``)."""
-    stem = "rules" if doc == "rules" else "log-format"
+    """``docs/rules.md`` / ``docs/rules.tr.md`` (doc ``rules``), ``docs/log-format*.md`` (``log``),
+    ``docs/review*.md`` (``review``: reading the deep review); any other doc is the log format."""
+    stem = DOC_STEMS.get(doc, "log-format")
     return DOCS / (f"{stem}.md" if lang == "en" else f"{stem}.tr.md")
 
 
@@ -191,19 +196,20 @@ def app_text(doc: str, lang: str) -> str:
 
 def app_links(text: str, lang: str) -> str:
     """A rules document's links made to work inside the app: links to the other document or
-    language become Rules page links (``rules?doc=log&lang=en``, a rule as ``rule=X4``); links
-    within the same document (``#X4``) stay as they are."""
+    language become Rules page links (``rules?doc=log&lang=en``, ``rules?doc=review&lang=tr``, a
+    rule as ``rule=X4``); links within the same document (``#X4``) stay as they are."""
+    stems = {v: k for k, v in DOC_STEMS.items()}
 
     def sub(m: re.Match[str]) -> str:
         label, target = m.group(1), m.group(2)
         file, _, frag = target.partition("#")
-        doc = "rules" if file.startswith("rules") else "log"
+        doc = stems[file.removesuffix(".md").removesuffix(".tr")]
         lng = "tr" if file.endswith(".tr.md") else "en"
-        params = {"doc": doc} if doc == "log" else {}
+        params = {"doc": doc} if doc != "rules" else {}
         if frag and re.fullmatch(_ID, frag):
             return f"[{label}]({rule_url(frag, lng)})"
         params["lang"] = lng
         url = f"{PAGE}?{urlencode(params)}" + (f"#{quote(frag)}" if frag else "")
         return f"[{label}]({url})"
 
-    return re.sub(r"\[([^\]]+)\]\(((?:rules|log-format)(?:\.tr)?\.md(?:#[^)]*)?)\)", sub, text)
+    return re.sub(r"\[([^\]]+)\]\(((?:rules|log-format|review)(?:\.tr)?\.md(?:#[^)]*)?)\)", sub, text)

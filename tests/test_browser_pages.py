@@ -1,12 +1,13 @@
 """Every dashboard page in a real browser (Debian's Chromium driven by Playwright), in Turkish and
 English, against one `streamlit run` for the whole module.
 
-Checked: every page loads without an error box and without a traceback in the server's log; a
-click on a mistake in Review opens the Replay at that game, hand and step; a click on a row in
-Games opens that game's Replay; deep links to the first and the last game survive a reload;
-``?lang=en`` survives a reload and the language switch writes ``lang=tr``; the dangerous-discards
-panel draws tiles (never the bare ``x4x5``); the Lab shows an error, not a crash, for bad and
-oversized racks in its URL.
+Checked: every page (and the Rules page's guide to the deep review) loads without an error box
+and without a traceback in the server's log; the Review page's link to that guide opens it, and it
+survives a reload; a click on a mistake in Review opens the Replay at that game, hand and step; a
+click on a row in Games opens that game's Replay; deep links to the first and the last game
+survive a reload; ``?lang=en`` survives a reload and the language switch writes ``lang=tr``; the
+dangerous-discards panel draws tiles (never the bare ``x4x5``); the Lab shows an error, not a
+crash, for bad and oversized racks in its URL.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlparse
+from urllib.parse import parse_qs, quote, urljoin, urlparse
 
 import pytest
 from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
@@ -140,7 +141,8 @@ def _click_row(pg: Any, frame: Any, row: int) -> None:
 def test_every_page_loads_without_an_error(site: dict[str, Any], page: Any, lang: str) -> None:
     first = site["ids"][0]
     for path, extra in (("games", ""), ("replay", f"&game={first}&hand=1&step=5"), ("lab", ""), ("players", ""),
-                        ("review", f"&game={first}"), ("practice", ""), ("rules", "&rule=X4")):
+                        ("review", f"&game={first}"), ("practice", ""), ("rules", "&rule=X4"),
+                        ("rules", "&doc=review")):
         title = TITLES[path][lang == "en"]
         _open(page, f"{site['url']}/{path}?lang={lang}{extra}", title)
         _no_errors(page, f"{lang} {path}")
@@ -243,3 +245,23 @@ def test_a_rule_link_shows_the_rule_in_place_and_survives_a_reload(site: dict[st
     _settle(page, TITLES["rules"][1])
     assert _params(page)["rule"] == "X4" and _params(page)["lang"] == "en"
     expect(page.locator(".st-key-rule_hit")).to_contain_text("X4 — Discarding a tile the table takes")
+
+
+@pytest.mark.parametrize("lang,guide", [("tr", "Derin incelemeyi okumak"), ("en", "Reading the deep review")])
+def test_the_review_guide_opens_from_the_review_page_and_survives_a_reload(site: dict[str, Any], page: Any,
+                                                                          lang: str, guide: str) -> None:
+    from playwright.sync_api import expect
+
+    _open(page, f"{site['url']}/review?game={quote(site['ids'][0])}&lang={lang}", TITLES["review"][lang == "en"])
+    link = page.locator('[data-testid="stMain"] a[href*="doc=review"]')
+    expect(link).to_have_count(1)
+    href = link.get_attribute("href") or ""
+    assert {k: v[-1] for k, v in parse_qs(urlparse(href).query).items()} == {"doc": "review", "lang": lang}
+    _open(page, urljoin(page.url, href), TITLES["rules"][lang == "en"])  # where the link leads
+    _no_errors(page, f"rules guide {lang}")
+    expect(page.locator("h1", has_text=guide)).to_have_count(1)
+    expect(page.locator("a#limits")).to_be_attached()  # the guide's sections, as anchors
+    page.reload(wait_until="domcontentloaded")
+    _settle(page, TITLES["rules"][lang == "en"])
+    assert _params(page)["doc"] == "review" and _params(page)["lang"] == lang
+    expect(page.locator("h1", has_text=guide)).to_have_count(1)

@@ -1,5 +1,6 @@
-"""The rules reference in the repository (docs/rules*.md, docs/log-format*.md), the Rules page in
-both languages, and the helper that links rule IDs on every page to it."""
+"""The rules reference in the repository (docs/rules*.md, docs/log-format*.md), the guide to
+reading the deep review (docs/review*.md), the Rules page in both languages, and the helper that
+links rule IDs on every page to it."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_each_rule_block_starts_with_its_id_and_every_inner_link_resolves(name: 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_the_documents_stay_inside_the_repository(lang: str) -> None:
-    for doc in ("rules", "log"):
+    for doc in ("rules", "log", "review"):
         text = rl.doc_path(doc, lang).read_text(encoding="utf-8")
         assert "../" not in text and "RULES.md" not in text and "LOG_FORMAT" not in text
         for target in re.findall(r"\]\(([^)#]+)(?:#([^)]*))?\)", text):
@@ -149,6 +150,68 @@ def test_every_rule_id_in_the_dashboards_strings_is_documented() -> None:
     assert seen <= documented, sorted(seen - documented)
 
 
+HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
+REVIEW_SECTIONS = ["score", "decisions", "cost", "passes", "labels", "tables", "hand", "limits"]
+
+
+def _section(text: str, anchor: str) -> str:
+    """The Markdown from ``<a id="anchor"></a>`` to the next anchor."""
+    return ANCHOR.split(text.split(f'<a id="{anchor}"></a>', 1)[1])[0]
+
+
+def test_the_review_guide_has_the_same_sections_in_both_languages() -> None:
+    en, tr = (DOCS / "review.md").read_text(encoding="utf-8"), (DOCS / "review.tr.md").read_text(encoding="utf-8")
+    assert rl.doc_path("review", "en") == DOCS / "review.md" and rl.doc_path("review", "tr") == DOCS / "review.tr.md"
+    assert _anchors("review.md") == _anchors("review.tr.md") == REVIEW_SECTIONS
+    assert [len(h) for h in HEADING.findall(en)] == [len(h) for h in HEADING.findall(tr)] == [1] + [2] * 8
+    for name, text in (("review.md", en), ("review.tr.md", tr)):
+        assert text.startswith("# Reading the deep review\n" if name == "review.md" else "# Derin incelemeyi okumak\n")
+        for a in REVIEW_SECTIONS:  # each anchor opens its section's heading, as in the rules
+            assert re.search(rf'^<a id="{a}"></a>\n\n## ', text, re.MULTILINE), (name, a)
+        for target in re.findall(r"\]\(#([^)]+)\)", text):
+            assert target in REVIEW_SECTIONS, (name, target)
+        assert 80 <= text.count("\n") <= 160, (name, text.count("\n"))  # a guide, not a manual
+    # the same tables: rows of the decisions and the labels tables, rule IDs cited per section
+    for a in REVIEW_SECTIONS:
+        e, t = _section(en, a), _section(tr, a)
+        assert e.count("\n| ") == t.count("\n| "), a
+        assert sorted(set(re.findall(r"#([A-Z]\d+)\)", e))) == sorted(set(re.findall(r"#([A-Z]\d+)\)", t))), a
+
+
+@pytest.mark.parametrize("lang,name", [("en", "review.md"), ("tr", "review.tr.md")])
+def test_the_review_guide_names_every_label_as_the_pages_show_it(lang: str, name: str) -> None:
+    from analysis.review import CATEGORIES
+    from analysis.review.deep import TOP, Z
+    from analysis.review.words import category_name
+
+    text = (DOCS / name).read_text(encoding="utf-8")
+    labels = _section(text, "labels")
+    text = " ".join(text.split())  # a phrase may be wrapped across lines
+    for cat in CATEGORIES:  # the label as the Review page and the report write it, and its JSON key
+        assert category_name(cat, lang) in labels, (name, cat)
+        assert f"`{cat}`" in labels, (name, cat)
+    assert ("fed_opening" in labels and ("Hindsight notes" if lang == "en" else "Sonradan görülen notlar") in labels)
+    # the numbers the guide gives are the deep pass's: change the guide when they change
+    assert (Z, TOP) == (2.0, 3)  # "two standard errors", "top three"
+    words = {"en": ("two standard errors", "top three", "lower is better", "calibrated", "never another rack"),
+             "tr": ("iki standart hata", "İlk üç aday", "düşük olan iyidir", "ayarlı",
+                    "Başka bir ıstakaya")}[lang]
+    for w in words:
+        assert w in text, (name, w)
+
+
+@pytest.mark.parametrize("lang,name", [("en", "review.md"), ("tr", "review.tr.md")])
+def test_the_review_guide_speaks_only_its_own_language(lang: str, name: str) -> None:
+    from test_i18n import ENGLISH, TURKISH  # the deny-lists every page is checked against
+
+    text = (DOCS / name).read_text(encoding="utf-8")
+    text = re.sub(r"`[^`]*`|\]\([^)]*\)|<[^>]+>", " ", text)  # JSON keys, link targets and anchors are not read
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
+    deny = set(ENGLISH) - {"her"} if lang == "tr" else set(TURKISH)  # "her" is Turkish too: every
+    wrong = sorted(words & deny)
+    assert not wrong, (name, wrong)
+
+
 def test_log_format_keeps_what_a_reader_must_do_with_bad_input() -> None:
     for name, words in (("log-format.md", ("byte-order mark", "line number", "never merged", "invalid")),
                         ("log-format.tr.md", ("bayt sırası", "satır numarası", "birleştirilmez", "geçersiz"))):
@@ -189,6 +252,8 @@ def test_rule_cells_and_app_links() -> None:
     assert rl.rule_cell("LOG", "tr") == "LOG"
     assert rl.app_links("[O7](rules.md#O7) [t](rules.tr.md) [l](log-format.tr.md#bad-input) [x](#X4)", "en") == (
         "[O7](rules?rule=O7&lang=en) [t](rules?lang=tr) [l](rules?doc=log&lang=tr#bad-input) [x](#X4)")
+    assert rl.app_links("[r](review.md#cost) [R](review.tr.md) [X5](rules.tr.md#X5)", "en") == (
+        "[r](rules?doc=review&lang=en#cost) [R](rules?doc=review&lang=tr) [X5](rules?rule=X5&lang=tr)")
 
 
 def test_rule_blocks_and_titles_in_both_languages() -> None:
@@ -263,6 +328,48 @@ def test_rules_page_refuses_an_unknown_rule_and_opens_the_log_format(app: AppTes
     assert "What a reader must do with bad input" in text
     assert "(rules?rule=O7&lang=en)" in text  # links into the rules stay inside the app
     assert "[Türkçe]" not in text and "(log-format" not in text  # the app has its own switches
+
+
+GUIDE = {"en": ("Reading the deep review", "Reading the review", "is seen **from the player's own seat only**"),
+         "tr": ("Derin incelemeyi okumak", "İncelemeyi okumak", "**yalnızca oyuncunun kendi yerinden**")}
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_rules_page_shows_the_review_guide_in_the_pages_language(app: AppTest, lang: str) -> None:
+    at = ui.open_page(app, "rules", doc="review", lang=lang)
+    title, label, phrase = GUIDE[lang]
+    assert at.title[0].value == ("Rules and log format" if lang == "en" else "Kurallar ve kayıt biçimi")
+    seg = at.segmented_control(key="rules_doc")
+    assert seg.value == "review" and label in [o.content for o in seg.proto.options]
+    text = "\n".join(m.value for m in at.markdown)
+    assert f"# {title}\n" in text and phrase in text and '<a id="labels"></a>' in text
+    other = GUIDE["en" if lang == "tr" else "tr"][0]
+    assert other not in text and '<a id="T1"></a>' not in text  # the guide alone, in one language
+    assert f"(rules?rule=X5&lang={lang})" in text and "(rules.md" not in text and "(rules.tr.md" not in text
+    assert "[English]" not in text and "[Türkçe]" not in text  # the app has its own switches
+    assert not at.selectbox  # no rule to jump to in the guide
+    assert at.query_params.get("doc") in ("review", ["review"])
+
+
+def test_rules_page_switches_to_the_review_guide_and_back(app: AppTest) -> None:
+    at = ui.open_page(app, "rules", lang="en")
+    assert at.segmented_control(key="rules_doc").value == "rules"
+    at.segmented_control(key="rules_doc").set_value("review").run()
+    ui.ok(at)
+    assert any("# Reading the deep review" in m.value for m in at.markdown)
+    assert at.query_params.get("doc") in ("review", ["review"])
+    at.segmented_control(key="rules_doc").set_value("rules").run()
+    ui.ok(at)
+    assert "doc" not in at.query_params and any('<a id="T1"></a>' in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang,words", [("tr", "Derin inceleme nasıl okunur"), ("en", "How to read the deep review")])
+def test_review_page_links_its_deep_review_to_the_guide(app: AppTest, lang: str, words: str) -> None:
+    at = ui.open_page(app, "review", game="rules-1", lang=lang)
+    link = [c.value for c in at.caption if f"(rules?doc=review&lang={lang})" in c.value]
+    assert len(link) == 1 and words in link[0], [c.value for c in at.caption]
+    subheads = [s.value for s in at.subheader]
+    assert ("Deep review: expected points" if lang == "en" else "Derin inceleme: beklenen puan") in subheads
 
 
 # ---- rule IDs linked where the pages show them --------------------------------------------------

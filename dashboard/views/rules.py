@@ -1,8 +1,10 @@
-"""Rules: the project's rules reference (docs/rules*.md) and log-format reference
-(docs/log-format*.md), in the page's language.
+"""Rules: the project's rules reference (docs/rules*.md), log-format reference
+(docs/log-format*.md) and guide to reading the deep review (docs/review*.md), in the page's
+language.
 
 ``?rule=X4`` shows that rule first, in a box above the full text (the link every rule ID on the
-other pages points to); ``?doc=log`` opens the log format. Both stay in the URL.
+other pages points to); ``?doc=log`` opens the log format, ``?doc=review`` the guide (the Review
+page links to it). Both stay in the URL.
 """
 
 from __future__ import annotations
@@ -42,15 +44,16 @@ def _to_url(param: str, value: str | None) -> None:
         st.query_params[param] = value
 
 
-_from_url("rules_doc", "doc", ("log",), "rules")
-doc = st.segmented_control(tr("rules_doc", lang), ["rules", "log"], key="rules_doc", required=True,
-                           format_func=lambda d: tr("doc_log" if d == "log" else "doc_rules", lang))
-doc = "log" if doc == "log" else "rules"
-_to_url("doc", "log" if doc == "log" else None)
+DOCS = ("rules", "log", "review")  # the first is the default, left out of the URL
+_from_url("rules_doc", "doc", DOCS[1:], "rules")
+doc = st.segmented_control(tr("rules_doc", lang), list(DOCS), key="rules_doc", required=True,
+                           format_func=lambda d: tr(f"doc_{d}", lang))
+doc = doc if doc in DOCS else "rules"
+_to_url("doc", None if doc == "rules" else doc)
 
-if doc == "log":
+if doc != "rules":
     _to_url("rule", None)
-    st.markdown(rl.app_text("log", lang), unsafe_allow_html=True)
+    st.markdown(rl.app_text(doc, lang), unsafe_allow_html=True)
     st.stop()
 
 ids = list(rl.rule_ids(lang))
