@@ -27,9 +27,14 @@ from analysis.game import preset
 BINS = (-1000, -50, 0, 25, 50, 100, 150, 250, 10_000)
 
 
-def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) -> list[tuple[float, int]]:
-    """(model value, actual hand score) of every decision the expert acted on, in kept deals."""
-    pairs: list[tuple[float, int]] = []
+Pair = tuple[float, int, tuple[int, int]]  # (model value, actual hand score, (deal, seat))
+
+
+def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) -> list[Pair]:
+    """(model value, actual hand score, its hand-seat) of every decision the expert acted on, in
+    kept deals. The decisions of one hand-seat share its outcome: the hand-seats, not the
+    decisions, are the independent samples."""
+    pairs: list[Pair] = []
     for path in paths:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
@@ -37,30 +42,31 @@ def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) 
                 if not keep(int(d.get("deal", 0))):
                     continue
                 for k, preds in enumerate(d.get("pred") or ()):
-                    pairs += [(p, d["a"][k]) for p in preds]
+                    pairs += [(p, d["a"][k], (int(d.get("deal", 0)), k)) for p in preds]
     return pairs
 
 
-def table(pairs: Sequence[tuple[float, float]], curve: Curve | None = None) -> list[dict[str, float | int | str]]:
+def table(pairs: Sequence[Pair], curve: Curve | None = None) -> list[dict[str, float | int | str]]:
     rows: list[dict[str, float | int | str]] = []
-    mapped = [(apply_curve(curve, p), y) for p, y in pairs]
+    mapped = [(apply_curve(curve, p), y, h) for p, y, h in pairs]
     for lo, hi in itertools.pairwise(BINS):
-        sel = [(p, y) for p, y in mapped if lo < p <= hi]
+        sel = [(p, y, h) for p, y, h in mapped if lo < p <= hi]
         if not sel:
             continue
-        mp = sum(p for p, _ in sel) / len(sel)
-        my = sum(y for _, y in sel) / len(sel)
-        rows.append({"bin": f"({lo}, {hi}]", "decisions": len(sel), "predicted": round(mp, 1),
-                     "actual": round(my, 1), "gap": round(my - mp, 1)})
+        mp = sum(p for p, _, _ in sel) / len(sel)
+        my = sum(y for _, y, _ in sel) / len(sel)
+        rows.append({"bin": f"({lo}, {hi}]", "decisions": len(sel), "hands": len({h for _, _, h in sel}),
+                     "predicted": round(mp, 1), "actual": round(my, 1), "gap": round(my - mp, 1)})
     return rows
 
 
 def show(title: str, rows: list[dict[str, float | int | str]]) -> None:
     worst = max((abs(float(r["gap"])) for r in rows), default=0.0)
     print(f"{title} (largest gap {worst:.1f})")
-    print(f"{'predicted bin':>16} {'decisions':>9} {'predicted':>9} {'actual':>8} {'gap':>7}")
+    print(f"{'predicted bin':>16} {'decisions':>9} {'hand-seats':>10} {'predicted':>9} {'actual':>8} {'gap':>7}")
     for r in rows:
-        print(f"{r['bin']:>16} {r['decisions']:>9} {r['predicted']:>9} {r['actual']:>8} {r['gap']:>+7}")
+        print(f"{r['bin']:>16} {r['decisions']:>9} {r['hands']:>10} {r['predicted']:>9} {r['actual']:>8} "
+              f"{r['gap']:>+7}")
 
 
 def main() -> None:
@@ -71,7 +77,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.fit:
-        curve = fit_curve([(p, float(y)) for p, y in read(a.files, lambda d: d % 2 == 0)])
+        curve = fit_curve([(p, float(y)) for p, y, _ in read(a.files, lambda d: d % 2 == 0)])
         test = read(a.files, lambda d: d % 2 == 1)
     else:
         curve = curve_for(preset(a.variant))

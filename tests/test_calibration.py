@@ -39,5 +39,8 @@ def test_only_plain_presets_with_a_fitted_curve_are_mapped() -> None:
     r = preset("101")
     assert "101" in CURVES and curve_for(r) == CURVES["101"]
     assert expected(r, 190.0) < 190.0  # the model is pessimistic where the 202 of E5 looms
+    for v, c in CURVES.items():  # every fitted curve rises in both coordinates
+        assert curve_for(preset(v)) == c and all(a[0] < b[0] and a[1] <= b[1] for a, b in zip(c, c[1:]))
+    assert expected(preset("51"), 100.0) == 100.0  # no curve for 51: it did worse than the model held out
     partners = replace(r, esli=True)
     assert curve_for(partners) is None and expected(partners, 190.0) == 190.0

@@ -8,8 +8,11 @@ correction (all candidates share the model, and a monotone map keeps their order
 player reads do. So each preset has a monotone curve from the model's value to the mean actual
 hand score, fitted by ``python bench/calibrate.py --fit`` (isotonic regression over the expert's
 decisions, knots at equal-count chunks) on even-numbered deals and checked on the odd ones
-(README, *Expert*). A rule set other than a plain preset keeps the model's value: its scale
-differs (partner games count the team) and no curve was fitted for it.
+(README, *Expert*). ``101`` has one. ``51`` has none: a curve fitted the same way did worse on
+the held-out deals than the model's value (largest gap up to 100 points: 7.2 against 3.4), so its
+value is shown as it is; ``101-classic`` has not been fitted. A rule set other than a plain preset
+keeps the model's value: its scale differs (partner games count the team) and no curve was
+fitted for it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from analysis.game import Rules, preset
 Curve = tuple[tuple[float, float], ...]  # (model value, actual mean) knots, increasing in both
 
 # Fitted by `python bench/calibrate.py --fit --variant V m.jsonl` on the expert's decisions in
-# `istaka match --bots expert,solver --variant V --deals 500 --seed final` (README, *Expert*).
+# `istaka match --bots expert,solver --variant V --deals 500 --seed final --deals-out m.jsonl` (README, *Expert*).
 CURVES: dict[str, Curve] = {
     "101": ((-60.2, -60.9), (-6.0, -0.8), (6.6, 13.5), (14.9, 24.1), (23.3, 29.1), (32.7, 40.4), (43.8, 49.2),
             (58.0, 55.2), (78.2, 71.9), (101.2, 87.6), (125.0, 101.1), (154.3, 111.8), (180.7, 137.1),
