@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.game import replay_game  # noqa: E402
+from analysis.game import process_pool, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.review.deep import deep_review_game  # noqa: E402
 from analysis.selfplay import GameSpec, Player, play_game  # noqa: E402
@@ -84,10 +84,7 @@ def main() -> None:
     work += [("expert", a.variant, a.seed, i) for i in range(a.expert_deals or a.deals)]
     t0 = time.perf_counter()
     if a.jobs > 1:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(a.jobs, mp_context=mp.get_context("spawn")) as ex:
+        with process_pool(a.jobs) as ex:
             results = list(ex.map(_task, work, chunksize=1))
     else:
         results = [_task(w) for w in work]

@@ -291,7 +291,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_hand_result": ("El {hand}: gerçek sonuç ve değerlendiricinin beklediği",
                        "Hand {hand}: the actual result and what the evaluator expected"),
     "dv_col_actual": ("Gerçek el puanı", "Actual hand score"),
-    "dv_col_expected": ("Beklenen, ayarlı (ilk kararında)", "Expected, calibrated (at the first decision)"),
+    "dv_col_expected": ("Beklenen (ilk kararında)", "Expected (at the first decision)"),
     "dv_decisions": ("Kararlar sıra sırasıyla — satıra tıkla: o adımı Tekrar'da aç",
                      "Decisions in turn order — click a row to open that step in the Replay"),
     "dv_only_costly": ("Yalnız kayıplı kararlar", "Only decisions with a cost"),

@@ -165,10 +165,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "best_line": ("en iyi dizi", "the best line"),
     "actual": ("gerçek sonuç", "actual result"),
     "evaluator": ("değerlendiricinin beklediği", "the evaluator expected"),
-    "expected_note": ("oyuncunun ilk kararındaki beklenen el puanı (güçlü bir oyuncunun oradan ortalama aldığı "
-                      "puana ayarlı)",
-                      "the expected hand score at the seat's first decision (calibrated to what a strong "
-                      "player scores from there on average)"),
+    "expected_note": ("oyuncunun ilk kararındaki beklenen el puanı (101'de güçlü bir oyuncunun oradan ortalama "
+                      "aldığı puana ayarlı, 51'de modelin denetlenmiş değeri)",
+                      "the expected hand score at the seat's first decision (in 101 calibrated to what a strong "
+                      "player scores from there on average; in 51 the model's checked value)"),
 }
 
 
