@@ -58,6 +58,7 @@ def t(key: str, lang: str, **fields: object) -> str:
 
 
 DOC_STEMS = {"rules": "rules", "log": "log-format", "review": "review"}  # doc -> file stem in docs/
+_DOC_OF_STEM = {v: k for k, v in DOC_STEMS.items()}
 
 
 def doc_path(doc: str, lang: str) -> Path:
@@ -198,12 +199,10 @@ def app_links(text: str, lang: str) -> str:
     """A rules document's links made to work inside the app: links to the other document or
     language become Rules page links (``rules?doc=log&lang=en``, ``rules?doc=review&lang=tr``, a
     rule as ``rule=X4``); links within the same document (``#X4``) stay as they are."""
-    stems = {v: k for k, v in DOC_STEMS.items()}
-
     def sub(m: re.Match[str]) -> str:
         label, target = m.group(1), m.group(2)
         file, _, frag = target.partition("#")
-        doc = stems[file.removesuffix(".md").removesuffix(".tr")]
+        doc = _DOC_OF_STEM[file.removesuffix(".md").removesuffix(".tr")]
         lng = "tr" if file.endswith(".tr.md") else "en"
         params = {"doc": doc} if doc != "rules" else {}
         if frag and re.fullmatch(_ID, frag):

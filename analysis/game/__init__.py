@@ -18,7 +18,7 @@ from .engine import apply
 from .lines import MAX_DEPTH, MAX_LINE_BYTES, MAX_STRING, FileUnreadable, parse_line
 from .log import GameLog, LogFormatError, ReadError, ReadResult, dumps, read_file, write, write_events
 from .melds import MeldError, check_pair, classify
-from .procs import bounded_map, process_pool, watch_parent
+from .procs import bounded_map, process_pool
 from .replay import GameResult, HandResult, Step, read_and_replay, replay_game
 from .rules import PRESETS, Rules, RulesError, preset, resolve
 from .scoring import (FinishInfo, ScoreLine, explain_hand, explain_state, match_points, multiplier, score_hand,
@@ -29,13 +29,13 @@ from .tiles import (COLOURS, FACES, FALSE_OKEY, NotationError, Placed, Tile, bri
                     over_copies, parse_placed, tile_value)
 
 __all__ = [
-    "COLOURS", "FACES", "bounded_map", "FALSE_OKEY", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
+    "COLOURS", "FACES", "FALSE_OKEY", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
     "FileUnreadable", "FinishInfo", "GameLog", "GameResult", "HandResult", "HandState", "IllegalMove",
     "LogFormatError", "MeldError", "NotationError", "Opening", "Penalty", "Placed", "ReadError",
-    "ReadResult", "Rules", "RulesError", "ScoreLine", "Step", "TableMeld", "Tile", "apply", "brief",
+    "ReadResult", "Rules", "RulesError", "ScoreLine", "Step", "TableMeld", "Tile", "apply", "bounded_map", "brief",
     "check_conservation", "check_pair", "classify", "dumps", "evolve", "explain_hand", "explain_state",
     "full_set", "match_points",
     "multiplier", "new_hand", "okey_of", "over_copies", "parse_line", "parse_placed", "preset", "process_pool",
     "read_and_replay", "read_file", "replay_game", "resolve", "score_hand", "team_totals", "tile_value",
-    "watch_parent", "write", "write_events",
+    "write", "write_events",
 ]
