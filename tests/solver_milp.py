@@ -33,23 +33,19 @@ def _face_counts(rack, okey):
 
 def _swap_options(table, okey):
     """(table meld, faces put in, okeys freed) for every way to take okeys off the table (S1, S2):
-    one okey of a run or of a group of four for the tile it stands for; from a group of three,
-    some of its okeys, by putting in their tiles and every colour it misses (four colours after)."""
+    one okey of a run for the tile it stands for; from a group, all of its okeys at once, by
+    putting in every colour it misses (four real colours after, docs/rules.md S2)."""
     out = []
     for m in table or ():
         if m is None or m.kind == "pair":
             continue
         wild = [p for p in m.tiles if p.wild and p.physical == okey]
-        if m.kind == "run" or len(m.tiles) == 4:
+        if m.kind == "run":
             out += [(m.index, [_face_index(p.face)], 1) for p in wild]
         elif wild:
             real = {p.face.colour for p in m.tiles if not p.wild}
             n = m.tiles[0].face.number
-            missing = [c for c in COLOURS if c not in real and c not in {p.face.colour for p in wild}]
-            for k in range(1, len(wild) + 1):
-                for chosen in combinations(wild, k):
-                    cols = [p.face.colour for p in chosen] + missing
-                    out.append((m.index, [COLOURS.index(c) * 13 + n - 1 for c in cols], k))
+            out.append((m.index, [COLOURS.index(c) * 13 + n - 1 for c in COLOURS if c not in real], len(wild)))
     return out
 
 

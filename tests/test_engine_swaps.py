@@ -49,11 +49,14 @@ def test_three_tile_group_needs_both_missing_colours_S2() -> None:
     assert [p for p in after.penalties if p.rule == "X6"][0].seat == 0  # S3: seat 0 placed it
 
 
-def test_full_group_with_two_okeys_gives_one_up_for_its_colour_S2() -> None:
-    s = _state([["Y12", "B12", "R6>R12", "R6>K12"]], "K12 B3")
-    after = _swap(s, 0, "K12")
-    assert [str(p) for p in after.table[0].tiles] == ["R6>R12", "Y12", "B12", "K12"]
-    assert sorted(map(str, after.racks[1])) == ["B3", "R6"]
+def test_full_group_with_two_okeys_gives_both_up_only_together_S2() -> None:
+    # docs/rules.md S2 from [000] "dört rengin hepsi tamamlanmalıdır": four real colours after
+    # the swap; one of two okeys out of a group of four is refused (issue 25, finding 13)
+    s = _state([["Y12", "B12", "R6>R12", "R6>K12"]], "K12 R12 B3")
+    assert _refused(s, 0, "K12") == "S2"
+    after = _swap(s, 0, "R12 K12")
+    assert [str(p) for p in after.table[0].tiles] == ["R12", "Y12", "B12", "K12"]
+    assert sorted(map(str, after.racks[1])) == ["B3", "R6", "R6"]
 
 
 def test_group_swap_refuses_a_colour_already_there_S2() -> None:

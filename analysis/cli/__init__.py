@@ -41,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a full disk, a folder given for a file: one line, never a traceback
+        where = f": {e.filename}" if getattr(e, "filename", None) else ""
+        print(f"istaka {args.command}: {e.strerror or e}{where}", file=sys.stderr)
+        return 2
 
 
 __all__ = ["COMMANDS", "UsageError", "build_parser", "main"]

@@ -18,6 +18,8 @@ from typing import Any
 
 from analysis.selfplay import BOTS, duplicate_match
 
+FEW_DEALS = 30  # below this many deals the paired interval is too wide to rank anything
+
 
 def cmd_match(args: argparse.Namespace) -> int:
     from .common import UsageError, cluster_of, rule_overrides
@@ -53,6 +55,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"  {b['name']:>8}  {b['mean']:8.2f} points per hand ({b['hands']} hands)")
         rel = f" ({res['diff'] / b['mean'] * 100:+.1f}%)" if b["mean"] else ""
         print(f"  {a['name']} - {b['name']}: {res['diff']:+.2f}{rel}, 95% CI [{lo:+.2f}, {hi:+.2f}]")
+    if res["deals"] < FEW_DEALS:  # issue 24: an interval of +-105 points said nothing about why
+        lo, hi = res["ci95"]
+        print(f"istaka match: note: {res['deals']} deals are far too few to rank two bots: the 95% interval is "
+              f"±{(hi - lo) / 2:.0f} points; give --deals {FEW_DEALS * 4} or more for a difference you can trust",
+              file=sys.stderr)
     if res["refused"]:
         print(f"istaka match: {res['refused']} bot moves were refused by the engine", file=sys.stderr)
     return 0
@@ -61,7 +68,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     from .common import add_cluster
 
-    p = sub.add_parser("match", help="a duplicate match between two bots: paired mean difference and 95% CI")
+    p = sub.add_parser("match", help="a duplicate match between two bots: paired mean difference and 95%% CI")
     p.add_argument("--bots", required=True, help=f"A,B: two of {', '.join(BOTS)}")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
     p.add_argument("--rules", help='option overrides as JSON, e.g. \'{"esli": true}\'')

@@ -12,7 +12,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
+import stat
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +30,9 @@ except ImportError:  # pragma: no cover
 MAX_LINE_BYTES = 1_000_000  # one event line
 MAX_STRING = 10_000  # characters in one JSON string
 MAX_DEPTH = 64  # nesting of JSON arrays and objects (an event itself is depth 1)
+MAX_FILE_BYTES = 1 << 30  # one file's content, inflated (1 GiB); bounds the time one file takes
+MAX_RATIO = 200  # a gzip file inflating more than this many times its size is a bomb (logs: 8-30x)
+RATIO_FROM = 2 << 20  # ... once past 2 MiB inflated (a log of that size packs to 70 KB or more)
 BOM = b"\xef\xbb\xbf"
 _NAME = re.compile(rb'"game"\s*:\s*"((?:[^"\\\n]|\\.){1,10000})"')
 _CHUNK = 1 << 20
@@ -85,7 +90,8 @@ def parse_line(raw: bytes | str) -> tuple[Any, str | None, str | None]:
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogatepass")
     if len(raw) > MAX_LINE_BYTES:
-        return None, f"a line of {len(raw):,} bytes; the reader's limit is {MAX_LINE_BYTES:,}", None
+        size = getattr(raw, "size", len(raw))  # an Overlong line: only its first bytes were kept
+        return None, f"a line of {size:,} bytes; the reader's limit is {MAX_LINE_BYTES:,}", None
     if raw.startswith(BOM):
         raw = raw[3:]
     try:
@@ -113,77 +119,218 @@ def open_text(path: str | Path) -> TextIO:
     return open(p, encoding="utf-8")
 
 
-def raw_lines(path: Path, raw: bytes | None = None) -> Iterator[bytes | Damage]:
+def raw_lines(path: Path, raw: bytes | None = None, *, limit: int | None = None,
+              tap: Callable[[bytes], None] | None = None) -> Iterator[bytes | Damage]:
     """A file's lines as bytes (without the newline); a damaged .gz yields a :class:`Damage` last.
-    ``raw``: the file's bytes, read elsewhere."""
-    if path.suffix != ".gz":
-        with open(path, "rb") if raw is None else io.BytesIO(raw) as fh:
-            for b in fh:
-                yield b[:-1] if b.endswith(b"\n") else b
-        return
+    ``raw``: the file's bytes, read elsewhere; ``tap``: called with every block of the file as it
+    is read (to hash it without holding it); ``limit``: bytes the content may inflate to
+    (default :data:`MAX_FILE_BYTES`).
+
+    Memory stays bounded whatever the file holds: a gzip member is inflated a block at a time, a
+    line past :data:`MAX_LINE_BYTES` is kept as its first bytes only (an :class:`Overlong`), and a
+    file inflating past ``limit`` bytes or more than :data:`MAX_RATIO` times its compressed size
+    (a gzip bomb) ends in a :class:`Damage` naming the limit. Only regular files are opened: a
+    FIFO or a device (``/dev/zero``) would block or never end."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if raw is None:
+        _regular(path)
     with open(path, "rb") if raw is None else io.BytesIO(raw) as fh:
-        d = zlib.decompressobj(31)
-        fed = started = False  # fed: the current gzip member has begun
-        tail = b""
-        for chunk in iter(lambda: fh.read(_CHUNK), b""):
-            data = chunk
-            while data:
-                if not fed:
-                    data = data.lstrip(b"\x00")  # zero padding between or after members
-                    if not data:
-                        break
-                try:
-                    out = d.decompress(data)
-                except zlib.error as e:
-                    if not started:
-                        raise FileUnreadable(f"not a readable gzip file ({e})") from None
-                    yield Damage(f"the compressed data is damaged after this line ({e}); the rest of the "
-                                 f"file is lost")
+        def blocks() -> Iterator[bytes]:
+            for b in iter(lambda: fh.read(_CHUNK), b""):
+                if tap is not None:
+                    tap(b)
+                yield b
+        split = _Splitter()
+        if path.suffix != ".gz":
+            first = True
+            for b in blocks():
+                if first:
+                    _not_binary(b)
+                    first = False
+                if split.total + len(b) > limit:
+                    yield from split.feed(b[:max(0, limit - split.total)])
+                    yield Damage(_past_limit(limit))
                     return
-                fed = started = True
-                if out:
-                    lines = (tail + out).split(b"\n")
-                    tail = lines.pop()
-                    yield from lines
-                if d.eof:
-                    data = d.unused_data
-                    d = zlib.decompressobj(31)
-                    fed = False
-                else:
-                    data = b""
-        if not fed:
-            if tail:
-                yield tail
+                yield from split.feed(b)
+            yield from split.end()
             return
-        # the stream stops before its end: a whole deflate stream without its trailer keeps
-        # everything; one cut short loses the line it was in the middle of
-        complete = _only_trailer_missing(path.read_bytes() if raw is None else raw)
-        if complete and tail:
-            yield tail
-        yield Damage("the compressed file ends early: its gzip trailer is missing (nothing else was lost)"
-                     if complete else "the compressed file ends early (truncated) after this line: the rest of "
-                     "the file is lost", complete)
+        yield from _gzip_lines(path, raw, blocks(), split, limit)
 
 
-def _only_trailer_missing(data: bytes) -> bool:
-    """Whether the last gzip member's deflate stream is whole (only its 8-byte trailer is cut)."""
-    # find the last member's deflate data: skip the gzip header of each member in turn
-    pos = 0
-    while True:
-        start = _deflate_start(data, pos)
-        if start is None:
+class Overlong(bytes):
+    """A line past :data:`MAX_LINE_BYTES`: its first bytes only; ``size`` is the whole line's."""
+
+    size: int
+
+
+def _past_limit(limit: int) -> str:
+    return (f"the file holds more than {limit:,} bytes (inflated), the reader's limit: the rest is not read; "
+            f"split it into smaller files")
+
+
+def _regular(path: Path) -> None:
+    """Refuse what is not a regular file before opening it (opening a FIFO blocks)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # open() below says why, as before
+    if not stat.S_ISREG(mode):
+        what = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a directory" if stat.S_ISDIR(mode) else "not a file")
+        raise FileUnreadable(f"not a regular file ({what}): only log files are read")
+
+
+_MAGIC = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+          (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive"), (b"\x7fELF", "a program"),
+          (b"\x1f\x8b", "gzip data (name the file .jsonl.gz)"), (b"BZh", "bzip2 data"),
+          (b"\xfd7zXZ", "xz data"), (b"\x28\xb5\x2f\xfd", "zstd data"))
+
+
+def _not_binary(head: bytes) -> None:
+    """Refuse a file that is plainly not text (an image renamed .jsonl): one error, not one per
+    line. Known formats by their first bytes; else mostly control bytes in the first 4 KB."""
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            raise FileUnreadable(f"not a JSON Lines log: the file is {what}")
+    sample = head[:4096]
+    if len(sample) >= 64:
+        ctrl = sum(1 for c in sample if c < 9 or 13 < c < 32 or c == 127)
+        if ctrl * 10 > len(sample) * 3:  # over 30%: no log looks like this
+            raise FileUnreadable("not a JSON Lines log: the file is binary data")
+
+
+class _Splitter:
+    """Bytes to lines with :data:`MAX_LINE_BYTES` kept per line at most."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.held = 0  # bytes in parts
+        self.size = 0  # bytes of the current line so far (also those not kept)
+        self.total = 0
+
+    def feed(self, data: bytes) -> Iterator[bytes]:
+        self.total += len(data)
+        lines = data.split(b"\n")
+        last = lines.pop()  # the line still open after this block
+        if lines:
+            self._add(lines[0])
+            yield self._line()
+            for line in lines[1:]:  # whole lines of this block: short ones as they are
+                if len(line) > MAX_LINE_BYTES:
+                    self._add(line)
+                    yield self._line()
+                else:
+                    yield line
+        self._add(last)
+
+    def _add(self, piece: bytes) -> None:
+        self.size += len(piece)
+        room = MAX_LINE_BYTES + 1 - self.held
+        if room > 0 and piece:
+            self.parts.append(piece[:room])
+            self.held += min(room, len(piece))
+
+    def _line(self) -> bytes:
+        line = b"".join(self.parts)
+        size = self.size
+        self.parts, self.held, self.size = [], 0, 0
+        if size > MAX_LINE_BYTES:
+            out = Overlong(line)
+            out.size = size
+            return out
+        return line
+
+    def end(self) -> Iterator[bytes]:
+        if self.size:
+            yield self._line()
+
+
+def _gzip_lines(path: Path, raw: bytes | None, blocks: Iterator[bytes], split: _Splitter,
+                limit: int) -> Iterator[bytes | Damage]:
+    d = zlib.decompressobj(31)
+    fed = started = False  # fed: the current gzip member has begun
+    offset = member_at = 0  # file offsets: of the next block, of the current member
+    for chunk in blocks:
+        data = chunk
+        offset += len(chunk)
+        while data:
+            if not fed:
+                data = data.lstrip(b"\x00")  # zero padding between or after members
+                if not data:
+                    break
+                member_at = offset - len(data)
+            try:
+                out = d.decompress(data, _CHUNK)  # a block at a time: a bomb never inflates whole
+            except zlib.error as e:
+                if not started:
+                    raise FileUnreadable(f"not a readable gzip file ({e})") from None
+                yield Damage(f"the compressed data is damaged after this line ({e}); the rest of the "
+                             f"file is lost")
+                return
+            if not started and out:
+                _not_binary(out)
+            fed = started = True
+            if out:
+                if split.total + len(out) > limit:
+                    yield from split.feed(out[:max(0, limit - split.total)])
+                    yield Damage(_past_limit(limit))
+                    return
+                used = offset - len(d.unconsumed_tail)  # compressed bytes inflated so far
+                if split.total + len(out) > RATIO_FROM and split.total + len(out) > MAX_RATIO * used:
+                    yield Damage(f"the compressed data inflates more than {MAX_RATIO} times its size (a gzip "
+                                 f"bomb?), the reader's limit: the rest is not read")
+                    return
+                yield from split.feed(out)
+            if d.eof:
+                data = d.unused_data
+                d = zlib.decompressobj(31)
+                fed = False
+            else:
+                data = d.unconsumed_tail
+    if not fed:
+        yield from split.end()
+        return
+    # the stream stops before its end: a whole deflate stream without its trailer keeps
+    # everything; one cut short loses the line it was in the middle of
+    try:
+        left = d.flush()  # output still held back (a deflate copy is 258 bytes at most)
+    except zlib.error:
+        left = b""
+    pending = list(split.feed(left))
+    complete = _only_trailer_missing(path, raw, member_at)
+    yield from pending
+    if complete:
+        yield from split.end()
+    yield Damage("the compressed file ends early: its gzip trailer is missing (nothing else was lost)"
+                 if complete else "the compressed file ends early (truncated) after this line: the rest of "
+                 "the file is lost", complete)
+
+
+def _only_trailer_missing(path: Path, raw: bytes | None, member_at: int) -> bool:
+    """Whether the last gzip member's deflate stream (from file offset ``member_at``) is whole:
+    only its 8-byte trailer is cut. Inflated a block at a time, the output thrown away."""
+    with open(path, "rb") if raw is None else io.BytesIO(raw) as fh:
+        fh.seek(member_at)
+        head = fh.read(1 << 16)
+        start = _deflate_start(head, 0)
+        if start is None or start >= len(head):
             return False
         d = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate: no header, no trailer checks
-        try:
-            d.decompress(data[start:])
-        except zlib.error:
-            return False
-        if not d.eof:
-            return False
-        used = len(data) - start - len(d.unused_data)
-        pos = start + used + 8
-        if pos >= len(data):
-            return True
+        data = head[start:]
+        while True:
+            try:
+                while data:
+                    d.decompress(data, _CHUNK)
+                    if d.eof:
+                        break
+                    data = d.unconsumed_tail
+            except zlib.error:
+                return False
+            if d.eof:
+                return len(d.unused_data) < 8
+            data = fh.read(_CHUNK)
+            if not data:
+                return False
 
 
 def _deflate_start(data: bytes, pos: int) -> int | None:

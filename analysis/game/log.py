@@ -73,6 +73,7 @@ class GameLog:
     header: dict[str, Any]
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     error: ReadError | None = None
+    hands_seen: int = field(default=0, compare=False, repr=False)
 
     def content(self) -> list[dict[str, Any]]:
         return [self.header] + [e for _, e in self.events]
@@ -82,6 +83,31 @@ class GameLog:
 class ReadResult:
     games: list[GameLog]
     errors: list[ReadError]
+    dropped: int = 0  # errors past MAX_ERRORS: counted in the summary error, not listed
+
+
+# What one file may amplify into (README "Bad input, damaged files and limits"): past these the
+# reader stops listing or reading, with one error saying so, and every game before stays.
+MAX_GAMES = 10_000  # games in one file
+MAX_HANDS = 100  # hand events in one game (G1 plays 7-21)
+MAX_EVENTS = 50_000  # events in one game (an 11-hand game has some 2,000)
+MAX_ERRORS = 100  # errors listed per file; the rest are counted in one summary error
+
+
+class _Errors(list[ReadError]):
+    """The file's error list, holding at most MAX_ERRORS (3,000,000 broken lines cost 100 rows)."""
+
+    dropped = 0
+
+    def append(self, err: ReadError) -> None:
+        if len(self) < MAX_ERRORS:
+            super().append(err)
+        else:
+            self.dropped += 1
+
+    def extend(self, errs: Iterable[ReadError]) -> None:
+        for e in errs:
+            self.append(e)
 
 
 def _is_int(x: Any) -> bool:
@@ -193,10 +219,10 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
     """
     games: list[GameLog] = []
     current: dict[str, GameLog] = {}
-    errors: list[ReadError] = []
+    errors = _Errors()
     early: dict[str, ReadError] = {}  # broken lines naming a game whose header has not come yet
     orphans: set[str] = set()
-    unnamed: list[ReadError] = []  # broken lines naming no game, waiting for the next named line
+    unnamed = _Errors()  # broken lines naming no game, waiting for the next named line
     unnamed_after: str | None = None  # the game of the last named line before them
     last_game: str | None = None
     n = 0
@@ -224,7 +250,10 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 fail(current[target], err)
             else:
                 errors.append(err)
+        if unnamed.dropped and not (target is not None and target in current):
+            errors.dropped += unnamed.dropped
         unnamed.clear()
+        unnamed.dropped = 0
 
     for n, raw in enumerate(lines, 1):
         if isinstance(raw, Damage):
@@ -275,6 +304,10 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 last_game = gid
             continue
         if is_header:
+            if len(games) >= MAX_GAMES:
+                errors.append(ReadError(file, n, gid, f"the file holds more than {MAX_GAMES:,} games, the reader's "
+                                        f"limit: this game and the rest of the file are not read; split the file"))
+                break
             g = GameLog(gid, file, n, ev, error=early.pop(gid, None))
             games.append(g)
             current[gid] = g
@@ -291,8 +324,23 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 orphans.add(gid)
             last_game = gid
             continue
-        g.events.append((n, ev))
         last_game = gid
+        if g.hands_seen < 0:
+            continue  # past a limit below: its events are no longer kept
+        if len(g.events) >= MAX_EVENTS:
+            fail(g, ReadError(file, n, gid, f"the game holds more than {MAX_EVENTS:,} events, the reader's limit"))
+            g.events.clear()
+            g.hands_seen = -1
+            continue
+        if ev["type"] == "hand":
+            g.hands_seen += 1
+            if g.hands_seen > MAX_HANDS:
+                fail(g, ReadError(file, n, gid, f"the game holds more than {MAX_HANDS} hands, the reader's limit "
+                                  f"(a game plays 7 to 21)", "hand", "G1"))
+                g.events.clear()
+                g.hands_seen = -1
+                continue
+        g.events.append((n, ev))
     if unnamed:
         settle(None, False)
     errors.extend(early.values())
@@ -313,7 +361,11 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
         if g.error is not None:
             errors.append(g.error)
     errors.sort(key=lambda e: e.line or 0)
-    return ReadResult([g for g in kept if g.error is None], errors)
+    out = list(errors)
+    if errors.dropped:
+        out.append(ReadError(file, None, None, f"{errors.dropped:,} more errors in this file are not listed (the "
+                             f"first {MAX_ERRORS} are)"))
+    return ReadResult([g for g in kept if g.error is None], out, errors.dropped)
 
 
 def read_file(path: str | Path, raw: bytes | None = None) -> ReadResult:

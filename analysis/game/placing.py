@@ -220,7 +220,7 @@ def on_swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
     freed: list[tuple[Tile, int]] = []
     if m.kind == M.GROUP:
         # S2: each tile either replaces the okey standing for its colour or adds a missing
-        # colour, and the group must then hold all four colours
+        # colour, and the group must then hold all four colours as real tiles
         number = m.tiles[0].face.number
         entries = list(zip(m.tiles, m.placers))
         for g in given:
@@ -236,8 +236,10 @@ def on_swap(state: HandState, ev: Mapping[str, Any]) -> HandState:
                 raise IllegalMove(f"group {m.index} ({m}) already has {f.colour}{number}", "S2")
             else:
                 entries.append((Placed(g, f), seat))
-        if not freed or len(entries) != 4:
-            raise IllegalMove(f"from group {m.index} ({m}) the okey is taken only by completing four colours", "S2")
+        if not freed or len(entries) != 4 or any(p.wild for p, _ in entries):
+            # [000]: "dört rengin hepsi tamamlanmalıdır": four real colours, so every okey comes out
+            raise IllegalMove(f"from group {m.index} ({m}) the okey is taken only by completing four real "
+                              f"colours, every okey out", "S2")
         order = "RYBK"
         entries.sort(key=lambda x: order.index(x[0].face.colour))
         tiles, placers = [p for p, _ in entries], [w for _, w in entries]

@@ -136,6 +136,15 @@ ALIASES: dict[str, str] = {
 
 _O9_VALUES = ("no", "elden", "yes")
 MAX_DEAL = 26  # 4 x 26 + 1 + the indicator = 106 (T1, D1)
+# The largest value a whole-number option takes, with its rule: far past what any table plays, and
+# small enough that every score, exposure and review cost of a game fits the store's INTEGER
+# columns (a threshold of 10**18 was stored, then broke `istaka analyze` for every game).
+MAX_OPTION: dict[str, tuple[int, str]] = {
+    "open_points": (10_000, "O1"), "siler_points": (10_000, "O8"), "siler_pairs": (53, "O8"),
+    "open_pairs": (53, "O3"), "penalty_unit": (10_000, "X1"), "x5_factor": (100, "X5"),
+    "unopened_penalty": (10_000, "E5"), "okey_in_rack": (10_000, "E5"), "finisher_bonus": (10_000, "E5"),
+    "hands": (100, "G1"),
+}
 
 
 def preset(name: str) -> Rules:
@@ -154,10 +163,15 @@ def resolve(variant: str = "101", overrides: Mapping[str, Any] | None = None) ->
         raise RulesError(f"rules must be an object of option overrides, got {type(overrides).__name__}")
     types = {f.name: f.type for f in fields(Rules)}
     changes: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for key, value in overrides.items():
         name = ALIASES.get(key, key)
         if name == "variant" or name not in types:
             raise RulesError(f"unknown rule option {brief(key)}; options are {', '.join(n for n in types if n != 'variant')}")
+        if name in given:  # the last would win, so the key order would change the rules the checksum ignores
+            raise RulesError(f"rule option {name!r} is given twice (as {brief(given[name])} and {brief(key)}); "
+                             f"give it once")
+        given[name] = key
         if name == "deal" and isinstance(value, list):
             if (len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
                     or value[1] != value[0] + 1):
@@ -183,6 +197,9 @@ def _check(name: str, typ: Any, value: Any) -> Any:
                              f"and the indicator come from 106 tiles), got {brief(value)} [D1]")
         if name == "hands" and value < 1:
             raise RulesError(f"rule option 'hands' must be at least 1, got {brief(value)} [G1]")
+        top, rule = MAX_OPTION.get(name, (None, ""))
+        if top is not None and value > top:
+            raise RulesError(f"rule option {name!r} takes at most {top:,}, got {brief(value)} [{rule}]")
         return value
     if name == "open_below_finishing":
         if isinstance(value, bool):

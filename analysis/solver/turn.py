@@ -25,10 +25,10 @@ def _swap_atoms(table: tuple["TableMeld | None", ...], okey: Tile) -> list[tuple
         wild = [p for p in m.tiles if p.wild and p.physical == okey]
         if not wild:
             continue
-        if m.kind == "run" or len(m.tiles) == 4:
+        if m.kind == "run":
             for p in wild:
                 atoms.append((m.index, [p.face.index], 1))
-        else:  # S2: a group of three gives its okeys up only when completed to four colours
+        else:  # S2: a group gives its okeys up only when completed to four real colours, all at once
             have = {p.face.colour for p in m.tiles if not p.wild}
             n = m.tiles[0].face.number
             atoms.append((m.index, [FACES[c * 13 + n - 1].index for c, col in enumerate("RYBK")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from pathlib import Path
 
@@ -206,8 +207,37 @@ def _is_lock_error(e: Exception) -> bool:
     return "lock" in msg.lower() and ("Conflicting lock" in msg or "Could not set lock" in msg)
 
 
+NOT_DB_SUFFIXES = (".jsonl", ".gz", ".json", ".csv", ".tsv", ".parquet", ".txt", ".xlsx")
+
+
+def check_db_file(path: Path) -> None:
+    """Refuse a ``--db`` that is not a DuckDB file: DuckDB would open a log or CSV as an empty
+    in-memory database with a view on it, store nothing and say it did; a device or FIFO would
+    block or fail later with a traceback."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        if path.name.lower().endswith(NOT_DB_SUFFIXES):
+            raise StoreError(f"{path} is named like a log or data file, not a database: give a .duckdb "
+                             f"file to --db (the logs are the PATH arguments)") from None
+        return
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{path} is not a database file (a directory, device or FIFO): give a .duckdb file")
+    if st.st_size == 0:
+        return  # an empty file DuckDB makes a database of
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(12)
+    except OSError as e:
+        raise StoreError(f"cannot read the database {path}: {e.strerror or e}") from None
+    if head[8:12] != b"DUCK":
+        raise StoreError(f"{path} is not a DuckDB database (a log, a CSV or another file?): nothing was "
+                         f"written to it; give a .duckdb file to --db")
+
+
 def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection to ``path``, retrying a lock conflict for ``wait`` seconds (DatabaseBusy)."""
+    check_db_file(path)
     deadline = time.monotonic() + wait
     delay = 0.02
     while True:

@@ -11,7 +11,7 @@ import glob as globmod
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analysis.game import ReadError, process_pool, read_file
+from analysis.game import ReadError, process_pool
+from analysis.game.log import read_lines, raw_lines
 from analysis.game import replay_game
 
 from .db import StoreError
@@ -42,20 +43,29 @@ if TYPE_CHECKING:
 # ---- import -------------------------------------------------------------------------------
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+MAX_ERROR_ROWS = 200  # import_errors rows per file import, then one row counting the rest
 
 
 def expand_paths(paths: Iterable[str]) -> list[Path]:
     """Files, directories (searched recursively for .jsonl/.jsonl.gz) and globs, in a stable order."""
     out: list[Path] = []
     for raw in paths:
-        matches = [Path(m) for m in sorted(globmod.glob(raw, recursive=True))] if globmod.has_magic(raw) else [Path(raw)]
-        if not matches or not all(m.exists() for m in matches):
-            raise StoreError(f"no such file or directory: {raw}")
-        for m in matches:
-            if m.is_dir():
-                out.extend(sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(LOG_SUFFIXES)))
-            else:
-                out.append(m)
+        try:
+            # a name that exists is itself, "kahve [eylül].jsonl" included; only others are globs
+            literal = Path(raw).exists() or not globmod.has_magic(raw)
+            matches = [Path(raw)] if literal else [Path(m) for m in sorted(globmod.glob(raw, recursive=True))]
+            if not matches or not all(m.exists() for m in matches):
+                raise StoreError(f"no such file or directory: {raw}")
+            for m in matches:
+                if m.is_dir():
+                    out.extend(sorted(f for f in m.rglob("*") if f.is_file() and f.name.endswith(LOG_SUFFIXES)))
+                elif not m.is_file():  # a FIFO would block the import (and its write lock) for ever
+                    raise StoreError(f"{raw} is not a regular file (a FIFO, device or socket): only log files "
+                                     f"are imported")
+                else:
+                    out.append(m)
+        except OSError as e:  # a name too long, a folder without permission: one line, not a traceback
+            raise StoreError(f"cannot read {raw[:200]}{'…' if len(raw) > 200 else ''}: {e.strerror or e}") from None
     seen: set[Path] = set()
     unique = []
     for p in out:
@@ -91,6 +101,7 @@ class FilePrep:
     games: list[Entry]
     tables: Tables
     events: int = 0
+    dropped: int = 0  # the reader's errors past its list (one summary error stands for them)
 
 
 _KNOWN: dict[str, str] = {}
@@ -102,22 +113,28 @@ def _init_worker(known: dict[str, str]) -> None:
 
 
 def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False, *,
-                 raw: bytes | None = None, stored: Any = None) -> FilePrep:
+                 raw: bytes | None = None, stored: Any = None, label: str | None = None) -> FilePrep:
     """Read a file and replay every game the database does not hold yet (``known``: id -> checksum).
 
     On a cluster the file's bytes come with the task (``raw``), and instead of the id map, which
     may be large, the workers share ``stored``: the stored games' checksums (:func:`stored_checksums`).
     A game found there is unchanged; any other is replayed, and the client decides as always.
+    ``label``: the file's name in the store, where not its path (an upload).
     """
     known = _KNOWN if known is None else known
     p = Path(path)
+    name = label or str(path)
+    digest = hashlib.sha256()
+    size = [0]
+
+    def tap(block: bytes) -> None:  # the file hashed as it is read, never held whole
+        digest.update(block)
+        size[0] += len(block)
     try:
-        if raw is None:
-            raw = p.read_bytes()
-        rr = read_file(p, raw)
+        rr = read_lines(raw_lines(p, raw, tap=tap), name)
     except OSError as e:  # the file, not a game: reported, and the other files still go in
-        err = ReadError(str(path), None, None, f"cannot read the file: {e.strerror or e}")
-        return FilePrep(str(path), "", 0, [err], [], to_tables([])[0], 0)
+        err = ReadError(name, None, None, f"cannot read the file: {e.strerror or e}")
+        return FilePrep(name, "", 0, [err], [], to_tables([])[0], 0)
     entries: list[Entry] = []
     new: list[GameRows] = []
     events = 0
@@ -166,11 +183,11 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
         tables, spans = to_tables(new)
     for entry, sp in zip((x for x in entries if x.status == "new"), spans, strict=True):
         entry.span = sp
-    return FilePrep(str(path), hashlib.sha256(raw).hexdigest(), len(raw), rr.errors, entries, tables, events)
+    return FilePrep(name, digest.hexdigest(), size[0], rr.errors, entries, tables, events, rr.dropped)
 
 
-def _prepare_remote(args: tuple[str, bool]) -> FilePrep:
-    return prepare_file(args[0], None, args[1])
+def _prepare_remote(args: tuple[str, bool, str | None]) -> FilePrep:
+    return prepare_file(args[0], None, args[1], label=args[2])
 
 
 def stored_checksums(known: dict[str, str]) -> Any:
@@ -224,7 +241,9 @@ class ImportSummary:
 
 
 def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int,
-           cluster: Cluster | None = None, progress: bool = False) -> Iterator[FilePrep]:
+           cluster: Cluster | None = None, progress: bool = False,
+           labels: Mapping[str, str] | None = None) -> Iterator[FilePrep]:
+    labels = labels or {}
     if cluster is not None:  # in file order, so gids, conflicts and records are the plain path's
         stored = cluster.share(stored_checksums(known)) if known else None
         yield from cluster.map(_prepare_task, ((str(f), _bytes_or_none(f)) for f in files),
@@ -232,10 +251,10 @@ def _preps(files: list[Path], known: dict[str, str], replace: bool, workers: int
         return
     if workers <= 1 or len(files) < 2:
         for f in files:
-            yield prepare_file(f, known, replace)
+            yield prepare_file(f, known, replace, label=labels.get(str(f)))
         return
     with process_pool(workers, initializer=_init_worker, initargs=(known,)) as ex:
-        yield from ex.map(_prepare_remote, [(str(f), replace) for f in files], chunksize=1)
+        yield from ex.map(_prepare_remote, [(str(f), replace, labels.get(str(f))) for f in files], chunksize=1)
 
 
 def default_workers(files: Sequence[Path]) -> int:
@@ -249,7 +268,7 @@ def default_workers(files: Sequence[Path]) -> int:
 
 def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replace: bool = False,
                  batch_games: int = 500, workers: int | None = None, progress: bool = False,
-                 cluster: Cluster | None = None) -> ImportSummary:
+                 cluster: Cluster | None = None, labels: Mapping[str, str] | None = None) -> ImportSummary:
     """Import log files into the store; see the module docstring for the guarantees.
 
     ``cluster``: files are read and replayed by its workers (one task per file, the bytes sent
@@ -259,6 +278,9 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
     game), and the file's import record goes with its last games. A transaction that fails is
     rolled back and its games retried one per transaction, so a bad game never takes good ones
     along; a game that still cannot be written is reported (kind ``store``), not half-written.
+
+    ``labels``: the name stored for a path (an upload's own file name, not its temporary path):
+    the games' ``file``, the import record and its errors, replaced when that name comes again.
     """
     t0 = time.perf_counter()
     files = expand_paths(paths)
@@ -274,7 +296,7 @@ def import_paths(con: duckdb.DuckDBPyConnection, paths: Iterable[str], *, replac
         bar = tqdm(total=sum(f.stat().st_size for f in files), unit="B", unit_scale=True, desc="import",
                    leave=False)
     try:
-        for prep in _preps(files, known, replace, workers, cluster, progress):
+        for prep in _preps(files, known, replace, workers, cluster, progress, labels or {}):
             _import_file(con, prep, known, replace, batch_games, summary, gids)
             if bar is not None:
                 bar.update(prep.bytes)
@@ -292,7 +314,7 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
     n = {"games": 0, "stored": 0, "unchanged": 0, "conflicts": 0, "invalid": 0, "failed": 0}
     errs: list[tuple[Any, ...]] = [(import_id, prep.file, e.line, e.game, "unreadable", e.rule, e.field, e.message)
                                    for e in prep.errors]
-    n["failed"] = len({e.game if e.game is not None else ("", e.line) for e in prep.errors})
+    n["failed"] = len({e.game if e.game is not None else ("", e.line) for e in prep.errors}) + prep.dropped
     pending: list[Entry] = []
     replacing: set[str] = set()
 
@@ -362,6 +384,11 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
         c.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(), n["games"],
                    prep.events, n["stored"], n["unchanged"], n["conflicts"], n["invalid"], n["failed"]])
+        if len(errs) > MAX_ERROR_ROWS:  # a file of 3,000,000 broken lines must not weigh on every page
+            more = len(errs) - MAX_ERROR_ROWS + prep.dropped
+            del errs[MAX_ERROR_ROWS:]
+            errs.append((import_id, prep.file, None, None, "unreadable", None, None,
+                         f"{more:,} more errors in this file are not listed (the first {MAX_ERROR_ROWS} are)"))
         if errs:  # one insert from Arrow: executemany takes a millisecond a row
             import pyarrow as pa
 

@@ -9,6 +9,7 @@ killed run leaves whole games or none.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -174,8 +175,32 @@ def write(con: duckdb.DuckDBPyConnection, batch: Sequence[Annotated], version: s
                           len(a.mistakes), a.cost, a.depth, a.graded, a.cost_points) for a in ok])
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already ended the transaction
+            con.execute("ROLLBACK")
         raise
+
+
+WRITE_ERRORS = (duckdb.Error, OverflowError, ValueError, TypeError)  # pyarrow's ArrowInvalid is a ValueError
+
+
+def write_each(con: duckdb.DuckDBPyConnection, batch: Sequence[Annotated]) -> dict[str, str]:
+    """:func:`write` the batch; when that fails, each game in a transaction of its own, so one game
+    whose numbers the review tables cannot hold is reported and never stops the others.
+    Returns {game: why} for the games not written."""
+    try:
+        write(con, batch)
+        return {}
+    except WRITE_ERRORS:
+        pass
+    failed: dict[str, str] = {}
+    for a in batch:
+        if a.error is not None:
+            continue
+        try:
+            write(con, [a])
+        except WRITE_ERRORS as e:
+            failed[a.game] = f"could not be stored: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    return failed
 
 
 @dataclass
@@ -252,17 +277,28 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
                 summary.mistakes += len(a.mistakes)
                 buf.append(a)
             if len(buf) >= batch:
-                write(con, buf)
-                buf.clear()
+                _flush(con, buf, summary)
             if bar is not None:
                 bar.update(1)
-        write(con, buf)
+        _flush(con, buf, summary)
     finally:
         if bar is not None:
             bar.close()
     summary.seconds = time.perf_counter() - t0
     return summary
 
+
+
+def _flush(con: duckdb.DuckDBPyConnection, buf: list[Annotated], summary: AnalyzeSummary) -> None:
+    for gid, why in write_each(con, buf).items():
+        a = next(x for x in buf if x.game == gid)
+        summary.annotated -= 1
+        summary.decisions -= len(a.decisions)
+        summary.mistakes -= len(a.mistakes)
+        summary.failed += 1
+        assert summary.errors is not None
+        summary.errors.append(f"{gid}: {why}")
+    buf.clear()
 
 
 def load_review(con: duckdb.DuckDBPyConnection, game: str) -> GameReview | None:
