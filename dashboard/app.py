@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dash
 
 import streamlit as st
 
-from dashboard import data, url_state
+from dashboard import access, data, url_state
 from dashboard.i18n import LANGS, t
 from dashboard.review_data import t as rv_t
 from dashboard.rule_links import t as rl_t
@@ -59,5 +59,9 @@ pages = [
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)
 with st.sidebar:
-    st.caption(t("db_caption", lang, path=data.db_file()))
+    if access.served():  # served to others: the file's name, never where it lives on the server
+        st.caption(access.t("ac_db_served", lang, name=Path(data.db_file()).name))
+    else:
+        st.caption(t("db_caption", lang, path=data.db_file()))
+    access.sidebar(lang)  # the serving mode, and the writers' login in club mode
 nav.run()

@@ -9,8 +9,10 @@ objects (``st.cache_resource``) keyed by game id: stepping through a hand is the
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,8 +57,71 @@ def frame(x: Any) -> pd.DataFrame:
     return pd.DataFrame(list(x))
 
 
+class _Gate:
+    """Readers together, a writer alone, across every session of this server process. DuckDB
+    refuses a read-only connection to a file this process holds read-write ("different
+    configuration"): without the gate a reader on another page got that as a traceback while an
+    upload was being imported (issue 25, finding 5)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._writing = True  # new readers wait from now on; those reading finish first
+            self._cond.wait_for(lambda: self._readers == 0)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
+GATE = _Gate()
+
+
+@contextlib.contextmanager
+def reading_db() -> Iterator[Any]:
+    """A read-only connection for one burst of reads (closed after), never beside a write."""
+    with GATE.shared(), store.reading(db_file()) as con:
+        yield con
+
+
+@contextlib.contextmanager
+def writing_db() -> Iterator[Any]:
+    """The only way the dashboard writes: refused unless :func:`dashboard.access.can_write`
+    (read-only mode, a club reader), and alone in this process while it writes."""
+    from . import access
+
+    if not access.can_write():
+        raise PermissionError("this board is read-only for this session (ISTAKA_MODE)")
+    with GATE.exclusive():
+        con = store.connect(db_file())
+        try:
+            yield con
+        finally:
+            con.close()
+
+
 def _read(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
-    with store.reading(db_file()) as con:
+    with reading_db() as con:
         return fn(con, *args, **kw)
 
 
@@ -128,7 +193,8 @@ def import_errors() -> pd.DataFrame:
     return _import_errors(version(), db_file())
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
+# 16 replays at most: with the reader's 100 hands a game, a few hundred MB in all (issue 25)
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _replay(v: int, path: str, game: str) -> Replay | None:
     gl = _read(queries.load_gamelog, game)
     if gl is None:

@@ -32,7 +32,7 @@ TOP = 3
 
 
 def _read(fn: Callable[..., Any], *args: Any) -> Any:
-    with store.reading(data.db_file()) as con:
+    with data.reading_db() as con:
         return fn(con, *args)
 
 
@@ -119,15 +119,12 @@ def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
         return 0, f"{type(e).__name__}: {e}"
     dec, mis = rows(gr)
     choices = choice_rows(gr)
-    con = store.connect(data.db_file())
-    try:
+    with data.writing_db() as con:
         todo = dict(pending(con, force=True, depth="deep"))
         if game not in todo:
             return 0, game
         write(con, [Annotated(game, todo[game], time.perf_counter() - t0, dec, mis, choices=choices, depth="deep",
                               version=DEEP_VERSION)])
-    finally:
-        con.close()
     st.cache_data.clear()
     return len(choices), None
 

@@ -17,7 +17,7 @@ import streamlit as st
 
 from analysis.game import HandState, Tile, apply
 
-from . import data, deep_data, review_data, url_state
+from . import access, data, deep_data, review_data, url_state
 from .i18n import t
 from .replay_view import describe as describe_event
 from .tiles_view import esc, md_text, meld_html, notation_row, rack_html, tile_html
@@ -40,7 +40,7 @@ def _num(x: float) -> float:
 
 def deep_button(lang: str, game: str, *, again: bool = False) -> None:
     """Run the deep pass of ``game`` with a progress bar, store it, and show the page again."""
-    if review_data.read_only_archive():
+    if review_data.read_only_archive() or not access.can_write():  # a lake, read-only mode, a reader
         return
     if not st.button(t("dv_button_again" if again else "dv_button", lang), key="dv_run",
                      type="secondary" if again else "primary", icon=":material/psychology:"):

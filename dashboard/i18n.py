@@ -190,7 +190,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "result_won_f": ("kazandığı", "won"),
     "result_lost_f": ("kaybettiği", "lost"),
     "upload_button": ("Dosya seç", "Choose files"),
-    "upload_hint": ("Dosya başına en çok {limit} MB; .jsonl ya da .jsonl.gz", "Up to {limit} MB per file; .jsonl or .jsonl.gz"),
     "players_placeholder": ("Oyuncu seçin", "Choose players"),
     "games_click": ("Bir satıra tıkla: oyunun tekrarı açılır (▶ yeni sekmede açar).",
                     "Click a row to replay that game (▶ opens it in a new tab)."),

@@ -19,7 +19,7 @@ from analysis.game import HandState
 from analysis.review import SOLVER_VERSION
 from analysis.review.words import CATEGORY_NAME, DEFINITION
 
-from . import data
+from . import access, data
 from .tiles_view import md_text
 
 SEV_ICON = {"blunder": "🔴", "mistake": "🟠", "inaccuracy": "🟡", "note": "⚪"}
@@ -164,7 +164,7 @@ def severity(sev: str, lang: str) -> str:
 
 
 def _read(fn: Any, *args: Any, **kw: Any) -> Any:
-    with store.reading(data.db_file()) as con:
+    with data.reading_db() as con:
         return fn(con, *args, **kw)
 
 
@@ -205,11 +205,8 @@ def analyze_now(game_ids: list[str], progress: Any = None, lang: str = "tr") -> 
     done, errors = 0, []
     step = 4
     for i in range(0, len(game_ids), step):
-        con = store.connect(data.db_file())
-        try:
+        with data.writing_db() as con:
             s = analyze(con, games=game_ids[i: i + step])
-        finally:
-            con.close()
         done += s.annotated
         errors += list(s.errors or [])
         if progress is not None:
@@ -230,6 +227,9 @@ def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None
     """Offer to analyse this game (when given) and every waiting game, with a progress bar."""
     if read_only_archive():
         st.info(t("lake_read_only", lang))
+        return
+    if not access.can_write():  # read-only mode or a club reader (issue 25)
+        access.read_only_note(lang)
         return
     waiting = pending_games()
     row = st.container(horizontal=True)

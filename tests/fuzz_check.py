@@ -242,6 +242,88 @@ def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeou
     return f
 
 
+MAX_RSS_MB = 400  # what one command may hold on a hostile file (a gzip bomb took 8 GB before issue 25)
+
+
+def run_rss(f: Findings, args: list[str], ok: tuple[int, ...], timeout: float = 120) -> tuple[bytes, int] | None:
+    """:func:`run` that also measures the command's peak resident memory (MB); past MAX_RSS_MB
+    counts as a finding. None on a hang."""
+    f.calls += 1
+    t_end = time.monotonic() + timeout
+    with subprocess.Popen(CLI + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONUNBUFFERED="1")) as proc:
+        try:
+            out, err = proc.communicate(timeout=max(1.0, t_end - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            f.hangs += 1
+            f.note(f"hang: {' '.join(a[:60] for a in args[:3])}")
+            return None
+        # the child has been reaped by communicate(): its rusage is in RUSAGE_CHILDREN's maximum,
+        # which can only grow; a fresh maximum above the limit is this command's
+        import resource
+
+        mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    text = err.decode("utf-8", "replace")
+    if "Traceback" in text:
+        f.tracebacks += 1
+        f.note(f"traceback in {' '.join(args[:2])}: {text[-500:]}")
+    if proc.returncode not in ok:
+        f.bad_exit += 1
+        f.note(f"exit {proc.returncode} (expected {ok}) from {' '.join(a[:60] for a in args[:2])}: {text[-300:]}")
+    return out, mb
+
+
+def check_files(work: Path, seed: int, n: int, f: Findings | None = None, timeout: float = 120,
+                special: bool = True) -> Findings:
+    """Hostile files (fuzz_gen.FILE_CLASSES; issue 25) through ``replay --json`` and ``import``:
+    no traceback or hang, peak memory under MAX_RSS_MB, and every good game before the attack
+    read and stored. ``special``: also a FIFO and the devices of fuzz_gen.SPECIAL_PATHS."""
+    f = f or Findings()
+    t0 = time.perf_counter()
+    import resource
+
+    base = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    items: list[tuple[str, Path, set[str]]] = []
+    for i, (kind, name, data, keep) in enumerate(fuzz_gen.hostile_files(seed, n)):
+        d = work / f"hostile-{seed}" / f"{i:04d}"
+        d.mkdir(parents=True, exist_ok=True)
+        p = d / name
+        p.write_bytes(data)
+        items.append((kind, p, keep))
+    if special:
+        fifo = work / f"hostile-{seed}" / "pipe.jsonl"
+        if not fifo.exists():
+            os.mkfifo(fifo)
+        items += [("fifo", fifo, set())] + [(x, Path(x), set()) for x in fuzz_gen.SPECIAL_PATHS if x != "fifo"]
+    f.mutations += len(items)
+    for kind, p, keep in items:
+        r = run_rss(f, ["replay", "--json", str(p)], (0, 1, 2), timeout)
+        if r is None:
+            continue
+        out, mb = r
+        if mb > max(base, MAX_RSS_MB):
+            f.bad_exit += 1
+            f.note(f"{kind}: replay held {mb} MB ({p.name[:60]})")
+            base = mb
+        got = _clean(_json(subprocess.CompletedProcess([], 0, out, b"")))
+        for gid in sorted(keep - set(got)):
+            f.games_lost += 1
+            f.note(f"{kind}: replay lost {gid}")
+        db = p.parent / "h.duckdb" if p.parent.is_dir() and not str(p).startswith("/dev/") else \
+            work / f"hostile-{seed}" / f"{kind}.duckdb"
+        for x in (db, Path(str(db) + ".wal")):
+            x.unlink(missing_ok=True)
+        run(f, ["import", "--db", str(db), "--no-progress", "--wait", "30", str(p)], (0, 1, 2), timeout)
+        stored, _ = _stored(db)
+        for gid in sorted(keep - stored):
+            f.games_lost += 1
+            f.note(f"{kind}: import lost {gid}")
+    f.seconds += time.perf_counter() - t0
+    return f
+
+
 if __name__ == "__main__":  # pragma: no cover
     import tempfile
 

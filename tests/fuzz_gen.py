@@ -271,11 +271,33 @@ def m_bom(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
     return lines
 
 
+def m_rules_twice(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    """Issue 25 finding 8: an option given twice, once by an alias, in either order."""
+    name, alias, values = rnd.choice([("katlamali", "escalating", [True, False]), ("cezali", "cezalı", [True, False]),
+                                      ("open_points", "threshold", [101, 120]), ("hands", "hand_count", [7, 11]),
+                                      ("esli", "teams", [False, True])])
+    pair = [(name, rnd.choice(values)), (alias, rnd.choice(values))]
+    rnd.shuffle(pair)
+    evs[0]["rules"] = dict(pair)
+    return evs
+
+
+def m_rules_bound(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    """Issue 25 finding 2: a whole-number option at, just past or far past its bound (rules.MAX_OPTION)."""
+    from analysis.game.rules import MAX_OPTION
+
+    name = rnd.choice(sorted(MAX_OPTION))
+    top = MAX_OPTION[name][0]
+    evs[0]["rules"] = {name: rnd.choice([top, top + 1, 10**18, 3 * 10**9, 2**31, 2**63 - 1])}
+    return evs
+
+
 CLASSES: dict[str, Callable[[list[Event], random.Random], list[Event] | Unit]] = {
     "wrong_type": m_wrong_type, "type_field": m_type_field, "rules": m_rules, "deep": m_deep,
     "deep_unknown": m_deep_unknown, "number": m_number, "store_int": m_points, "tile": m_tile,
     "unicode": m_unicode, "date": m_date, "long_string": m_long, "invalid_utf8": m_utf8,
-    "broken_line": m_broken, "lines": m_lines, "bom": m_bom,
+    "broken_line": m_broken, "lines": m_lines, "bom": m_bom, "rules_twice": m_rules_twice,
+    "rules_bound": m_rules_bound,
 }
 
 
@@ -385,4 +407,82 @@ def positions(seed: int, n: int) -> list[bytes]:
         else:
             pos["id"] = rnd.choice(UNICODE[:8] + [[1, 2], {"a": "b"}, None, 2**64 - 1])
         out.append(dumps(pos))
+    return out
+
+
+# ---- hostile files (issue 25): a whole file is the attack, not one game ----------------------
+#
+# Each class makes (file name, bytes) from the clean body of a few good games, which it puts
+# *before* the attack: the check (tests/fuzz_check.py check_files) then asserts no traceback, no
+# hang, bounded memory, and every good game before the attack read and stored (the last game
+# before a cut may be charged with it). A new input kind adds its classes here: a function
+# (rnd, good body) -> (name, bytes), registered in FILE_CLASSES.
+
+
+def f_gzip_bomb(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    filler = rnd.choice([b"\n", b" ", b"{}\n", b"\x00"])
+    return "bomb.jsonl.gz", gzip.compress(good + filler * rnd.choice([8 << 20, 64 << 20]), 9)
+
+
+def f_endless_line(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    body = good + b'{"type":"game","game":"endless","players":["' + b"A" * rnd.choice([2 << 20, 12 << 20])
+    return "endless.jsonl", body + (b'"]}\n' if rnd.random() < 0.5 else b"")
+
+
+def f_bomb_one_line(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    return "bombline.jsonl.gz", gzip.compress(good + b'{"game":"x","t":"' + b"9" * (48 << 20), 9)
+
+
+def f_binary(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    head = rnd.choice([b"\x89PNG\r\n\x1a\n", b"%PDF-1.7\n", b"PK\x03\x04", b"\x7fELF", b"GIF89a", b""])
+    return "photo.jsonl", head + bytes(rnd.getrandbits(8) for _ in range(rnd.choice([500, 20_000])))
+
+
+def f_gzip_named_plain(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    return "packed.jsonl", gzip.compress(good)
+
+
+def f_glob_name(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    return rnd.choice(["kahve [eylül].jsonl", "a*b?.jsonl", "[!x].jsonl", "{a,b}.jsonl"]), good
+
+
+def f_long_name(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    return "u" * rnd.choice([200, 249]) + ".jsonl", good  # NAME_MAX is 255
+
+
+def f_many_errors(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    return "noise.jsonl", good + rnd.choice([b"{}\n", b"[]\n", b"x\n", b'{"game":1}\n']) * rnd.choice([5_000, 50_000])
+
+
+FILE_CLASSES: dict[str, Callable[[random.Random, bytes], tuple[str, bytes]]] = {
+    "gzip_bomb": f_gzip_bomb, "endless_line": f_endless_line, "bomb_one_line": f_bomb_one_line,
+    "binary": f_binary, "gzip_named_plain": f_gzip_named_plain, "glob_name": f_glob_name,
+    "long_name": f_long_name, "many_errors": f_many_errors,
+}
+# not files of bytes: paths the check opens as they are (a FIFO it makes, a device)
+SPECIAL_PATHS = ("fifo", "/dev/zero", "/dev/urandom")
+# what each class may keep: "all" the good games, "prefix" the good games but the last before the attack
+KEEPS = {"gzip_bomb": "prefix", "endless_line": "all", "bomb_one_line": "prefix", "binary": "none",
+         "gzip_named_plain": "none", "glob_name": "all", "long_name": "all", "many_errors": "all"}
+
+
+def hostile_files(seed: int, n: int, games: int = 3) -> list[tuple[str, str, bytes, set[str]]]:
+    """``n`` hostile files, the classes in turn: (class, file name, bytes, good game ids before the attack)."""
+    rnd = random.Random(seed)
+    out = []
+    kinds = list(FILE_CLASSES)
+    for i in range(n):
+        kind = kinds[i % len(kinds)]
+        pool = [g for g in base_games() if len(g) <= 60] or base_games()
+        ids, body = [], b""
+        for k in range(games):
+            evs = copy.deepcopy(rnd.choice(pool))
+            gid = f"hf{seed}-{i}-{k}"
+            for ev in evs:
+                ev["game"] = gid
+            ids.append(gid)
+            body += b"".join(dumps(e) + b"\n" for e in evs)
+        name, data = FILE_CLASSES[kind](rnd, body)
+        keep = {"all": set(ids), "prefix": set(ids[:-1]), "none": set()}[KEEPS[kind]]
+        out.append((kind, name, data, keep))
     return out

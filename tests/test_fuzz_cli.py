@@ -23,3 +23,12 @@ def test_mutated_logs_never_crash_and_lose_no_clean_game(tmp_path: Path) -> None
 def test_solve_batch_answers_every_line_in_order(tmp_path: Path) -> None:
     f = fuzz_check.check_solve(tmp_path, seed=12, n=400)
     assert f.failures == 0, "\n".join(f.notes)
+
+
+def test_hostile_files_never_crash_hang_or_hold_memory_and_keep_the_games_before_them(tmp_path: Path) -> None:
+    """Issue 25: one file of each class of tests/fuzz_gen.py FILE_CLASSES (gzip bombs, endless
+    lines, binary data, glob-like and long names, 50,000 broken lines), a FIFO and /dev/zero."""
+    import fuzz_gen
+
+    f = fuzz_check.check_files(tmp_path, seed=25, n=len(fuzz_gen.FILE_CLASSES))
+    assert f.failures == 0, "\n".join(f.notes)

@@ -157,6 +157,26 @@ def raw_lines(path: Path, raw: bytes | None = None, *, limit: int | None = None,
         yield from _gzip_lines(path, raw, blocks(), split, limit)
 
 
+def inflated_size(raw: bytes, stop: int) -> int:
+    """How many bytes gzip data inflates to, counted a block at a time and stopped once past
+    ``stop`` (an upload's limit counts what a .gz holds, not its compressed size)."""
+    d = zlib.decompressobj(31)
+    total = 0
+    data = raw
+    try:
+        while data and total <= stop:
+            total += len(d.decompress(data, _CHUNK))
+            if d.eof:
+                data = d.unused_data.lstrip(b"\x00")
+                d = zlib.decompressobj(31)
+            else:
+                data = d.unconsumed_tail
+    except zlib.error as e:
+        if not total:
+            raise FileUnreadable(f"not a readable gzip file ({e})") from None
+    return total
+
+
 class Overlong(bytes):
     """A line past :data:`MAX_LINE_BYTES`: its first bytes only; ``size`` is the whole line's."""
 

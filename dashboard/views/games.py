@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store.queries import GAME_RESULTS
-from dashboard import data, game_rules, uploads, url_state
+from dashboard import access, data, game_rules, uploads, url_state
 from dashboard.i18n import fmt_date, md_plain, t
 
 lang = data.lang()
@@ -86,27 +86,32 @@ else:
     st.info(t("no_games", lang))
 
 st.divider()
-# Streamlit writes the drop zone's button and hint in English: ours replace them, in the page's language
-st.html("<style>.st-key-upload [data-testid='stFileUploaderDropzoneInstructions']{display:none}"
-        ".st-key-upload [data-testid='stFileUploaderDropzone'] button p{font-size:0}"
-        ".st-key-upload [data-testid='stFileUploaderDropzone'] button p::after{font-size:14px;"
-        f"content:'{t('upload_button', lang)}'}}</style>")
-files = st.file_uploader(t("upload", lang), type=["jsonl", "gz"], accept_multiple_files=True, key="upload")
-st.caption(t("upload_hint", lang, limit=uploads.LIMIT_MB))
-if files:
-    for msg in uploads.import_uploaded(files, lang):
-        getattr(st, msg.level)(msg.text)
-    outcome = st.session_state.get("_last_import")
-    if outcome:
-        st.subheader(t("import_summary", lang))
-        new = st.session_state.get("_new_games") or []
-        if new:  # the uploaded games, linked (the list above is by date, so they may be far down)
-            st.markdown(t("new_games", lang, n=len(new)) + " " + ", ".join(
-                f"[{md_plain(g)}]({url_state.link('replay', game=g)})" for g in new[:20]))
-        st.dataframe(uploads.summary_frame(outcome["summary"], lang), hide_index=True, key="import_summary")
-        if len(outcome["errors"]):
-            st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors",
-                         column_config=uploads.errors_config(lang))
+if access.can_write():
+    # Streamlit writes the drop zone's button and hint in English: ours replace them, in the page's language
+    st.html("<style>.st-key-upload [data-testid='stFileUploaderDropzoneInstructions']{display:none}"
+            ".st-key-upload [data-testid='stFileUploaderDropzone'] button p{font-size:0}"
+            ".st-key-upload [data-testid='stFileUploaderDropzone'] button p::after{font-size:14px;"
+            f"content:'{t('upload_button', lang)}'}}</style>")
+    # imported in the callback, before this page runs again: the counts above are then already fresh
+    files = st.file_uploader(t("upload", lang), type=["jsonl", "gz"], accept_multiple_files=True, key="upload",
+                             on_change=uploads.on_upload, args=(lang,))
+    st.caption(uploads.limits_hint(lang))
+    if files:
+        for msg in st.session_state.get("_upload_msgs", []):
+            getattr(st, msg.level)(msg.text)
+        outcome = st.session_state.get("_last_import")
+        if outcome:
+            st.subheader(t("import_summary", lang))
+            new = st.session_state.get("_new_games") or []
+            if new:  # the uploaded games, linked (the list above is by date, so they may be far down)
+                st.markdown(t("new_games", lang, n=len(new)) + " " + ", ".join(
+                    f"[{md_plain(g)}]({url_state.link('replay', game=g)})" for g in new[:20]))
+            st.dataframe(uploads.summary_frame(outcome["summary"], lang), hide_index=True, key="import_summary")
+            if len(outcome["errors"]):
+                st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors",
+                             column_config=uploads.errors_config(lang))
+else:
+    access.read_only_note(lang)
 
 st.subheader(t("import_errors", lang))
 errs = data.import_errors()
