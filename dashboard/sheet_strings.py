@@ -109,6 +109,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sh_err_other": ("Bu satır kurallara uymuyor ({rule}).", "This row breaks a rule ({rule})."),
     "sh_summary_head": ("{title} · {variant} · {done}/{planned}. el", "{title} · {variant} · round {done} of {planned}"),
     "sh_summary_line": ("{rank}. {name}: {total}", "{rank}. {name}: {total}"),
+    # the Players and Games pages: score sheets beside recorded games
+    "src_label": ("Kaynak", "Source"),
+    "src_help": ("Seçilmezse hepsi: puan tabloları da kayıtlı oyunlar da.",
+                 "None picked: all of them, score sheets and recorded games alike."),
+    "src_sheets": ("Puan tabloları", "Score sheets"),
+    "src_recorded": ("Kayıtlı oyunlar", "Recorded games"),
+    "src_col": ("Kaynak", "Source"),
+    "src_is_sheet": ("puan tablosu", "score sheet"),
+    "src_is_log": ("kayıt", "log"),
 }
 
 

@@ -119,6 +119,8 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
             hand_seats.append((g.id, i, hr.hand, s, players[s], hr.scores[s], pen_tot[s],
                                hr.scores[s] + pen_tot[s], s in opened, hr.finisher == s))
         for o in hr.openings:
+            if o["value"] is None:  # a score sheet says who opened, not with what: hand_seats.opened only
+                continue
             opens.append((g.id, i, hr.hand, o["seat"], players[o["seat"]], o["kind"], o["value"],
                           o["threshold"], o["line"]))
         for m in hr.mismatches:
