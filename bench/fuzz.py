@@ -3,7 +3,7 @@
     python bench/fuzz.py --mutations 20000 [--seeds 3] [--positions 2000] [--keep DIR]
 
 Each seed makes ``--mutations / --seeds`` mutated games (every class of tests/fuzz_gen.py, plus
-one clean game per five), replays each alone to learn which are clean on their own, then runs
+one clean game per five) and ``--sheets / --seeds`` mutated score sheets (tests/fuzz_sheets.py), replays each alone to learn which are clean on their own, then runs
 them together through ``replay --json``, ``import``, ``errors`` and ``errors --json`` (plain,
 gzip, BOM, a gzip without its trailer, a gzip cut short), and ``--positions`` mutated positions
 through ``solve --batch``. Prints mutations, tracebacks, hangs, games lost, batch lines not
@@ -29,11 +29,14 @@ def main() -> int:
     ap.add_argument("--mutations", type=int, default=10_000)
     ap.add_argument("--seeds", type=int, default=0, help="split into this many runs (default: 1 per 4,000)")
     ap.add_argument("--positions", type=int, default=0, help="solve --batch lines (default: mutations / 10)")
+    ap.add_argument("--sheets", type=int, default=0,
+                    help="mutated score-sheet logs besides (default: mutations / 5; tests/fuzz_sheets.py)")
     ap.add_argument("--first-seed", type=int, default=1000)
     ap.add_argument("--timeout", type=float, default=900, help="seconds per command before it counts as a hang")
     ap.add_argument("--keep", help="work in this directory and keep the files")
     args = ap.parse_args()
     seeds = args.seeds or max(1, -(-args.mutations // 4000))
+    args.sheets = args.sheets or args.mutations // 5
     per = -(-args.mutations // seeds)
     positions = args.positions or max(100, args.mutations // 10)
     t0 = time.perf_counter()
@@ -43,7 +46,7 @@ def main() -> int:
         work.mkdir(parents=True, exist_ok=True)
         for k in range(seeds):
             seed = args.first_seed + k
-            fuzz_check.check_logs(work, seed, per, per // 5, f=f, timeout=args.timeout)
+            fuzz_check.check_logs(work, seed, per, per // 5, f=f, timeout=args.timeout, sheets=args.sheets // seeds)
             fuzz_check.check_solve(work, seed, -(-positions // seeds), f=f, timeout=args.timeout)
             print(f"seed {seed}: {f.mutations} mutations, {f.positions} positions so far, "
                   f"{f.failures} findings, {time.perf_counter() - t0:.0f}s", file=sys.stderr)

@@ -21,6 +21,7 @@ from dashboard import access, data, url_state
 from dashboard.i18n import LANGS, t
 from dashboard.review_data import t as rv_t
 from dashboard.rule_links import t as rl_t
+from dashboard.sheet_strings import t as sh_t
 from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
@@ -55,6 +56,7 @@ pages = [
     st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
     st.Page(PAGES / "rules.py", title=rl_t("page_rules", lang), icon=":material/menu_book:", url_path="rules"),
+    st.Page(PAGES / "sheet.py", title=sh_t("page_sheet", lang), icon=":material/scoreboard:", url_path="sheet"),
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)

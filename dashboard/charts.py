@@ -61,8 +61,9 @@ def thin(n: int) -> slice | list[int]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)  # figures are only read: no copy per rerun
-def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], lang: str) -> dict[str, Any]:
-    frames = data.player_frames(variant)
+def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], lang: str,
+                   source: str | None = None) -> dict[str, Any]:
+    frames = data.player_frames(variant, source)
     scores = frames["player_hand_scores"]
     mine = scores[scores["player"].isin(players)]
     every = player_colours()

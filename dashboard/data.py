@@ -172,16 +172,19 @@ PLAYER_QUERIES = ("player_hand_scores", "opening_values", "finish_kinds", "penal
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _player_frames(v: int, path: str, variant: str | None) -> dict[str, pd.DataFrame]:
+def _player_frames(v: int, path: str, variant: str | None, source: str | None = None) -> dict[str, pd.DataFrame]:
     def run(con: Any) -> dict[str, pd.DataFrame]:
-        return {name: frame(getattr(queries, name)(con, variant=variant)) for name in PLAYER_QUERIES}
+        from analysis.store import sheets  # score sheets or recorded games only, and wins (issue 23)
+
+        return {name: frame(df) for name, df in sheets.trend_frames(con, variant, source).items()}
     return _read(run)
 
 
-def player_frames(variant: str | None) -> dict[str, pd.DataFrame]:
-    """Everything the Players page shows for one variant, read in one burst (one connection).
+def player_frames(variant: str | None, source: str | None = None) -> dict[str, pd.DataFrame]:
+    """Everything the Players page shows for one variant, read in one burst (one connection);
+    ``source``: only score sheets (``sheets``) or only recorded games (``recorded``).
     Shared between sessions without copying: callers must not modify the frames."""
-    return _player_frames(version(), db_file(), variant)
+    return _player_frames(version(), db_file(), variant, source)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

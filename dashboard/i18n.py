@@ -259,6 +259,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "stat_penalties_per_hand": ("El başına ceza (adet)", "Penalties per hand"),
     "stat_penalty_points": ("Ceza puanı", "Penalty points"),
     "stat_avg_hand_score": ("Ort. el puanı (düşük iyi)", "Avg. hand score (lower is better)"),
+    "stat_wins": ("Kazandığı oyun", "Games won"),
     # the deep review (issue 15): dashboard/deep_view.py
     "dv_title": ("Derin inceleme: beklenen puan", "Deep review: expected points"),
     "dv_intro": ("Bütün kararlar (çekiş ya da alma, yerleştirme, atış), oyuncunun o anda kendi gördüğünden, "

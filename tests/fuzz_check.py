@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import fuzz_gen
+import fuzz_sheets
 
 REPO = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "analysis.cli"]
@@ -103,12 +104,15 @@ def _complete_units(cut: bytes, units: list[tuple[str, fuzz_gen.Unit, str]]) -> 
 
 
 def check_logs(work: Path, seed: int, mutations: int, clean: int, files: int = 4, f: Findings | None = None,
-               timeout: float = 300, max_events: int | None = None, damaged: int = 600) -> Findings:
-    """``damaged``: how many of the units also go into the two damaged gzip files."""
+               timeout: float = 300, max_events: int | None = None, damaged: int = 600,
+               sheets: int = 0) -> Findings:
+    """``damaged``: how many of the units also go into the two damaged gzip files; ``sheets``:
+    mutated score sheets (tests/fuzz_sheets.py) among them, with a clean one per five."""
     f = f or Findings()
     t0 = time.perf_counter()
     us = fuzz_gen.units(seed, mutations, clean, max_events=max_events)
-    f.mutations += mutations
+    us += fuzz_sheets.units(seed, sheets, sheets // 5)
+    f.mutations += mutations + sheets
     alone = work / f"alone-{seed}"
     alone.mkdir(parents=True, exist_ok=True)
     paths = []

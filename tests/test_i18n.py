@@ -20,7 +20,7 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import access, game_rules, i18n, rule_links, uploads
+from dashboard import access, game_rules, i18n, rule_links, sheet_strings, uploads
 from dashboard import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def _fields(text: str) -> set[str]:
 
 TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION,
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
-          "upload_limits": uploads.STRINGS}
+          "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))
@@ -61,7 +61,8 @@ def test_every_entry_has_both_languages_with_the_same_fields(name: str) -> None:
 def test_the_string_tables_do_not_share_keys() -> None:
     """Each page's strings are looked up in their own table: a key in two of them would show one
     page's words on another."""
-    tables = [i18n.STRINGS, rv.STRINGS, rule_links.STRINGS, game_rules.STRINGS, access.STRINGS, uploads.STRINGS]
+    tables = [i18n.STRINGS, rv.STRINGS, rule_links.STRINGS, game_rules.STRINGS, access.STRINGS, uploads.STRINGS,
+              sheet_strings.STRINGS]
     for i, a in enumerate(tables):
         for b in tables[i + 1:]:
             assert not set(a) & set(b), set(a) & set(b)
@@ -190,15 +191,37 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
     "players": {},
     "review": {"game": "t-1"},
     "practice": {},
+    "sheet": {"sheet": "i18n-sheet"},  # a score sheet of its own database (_sheet_db), a round being entered
 }  # the Rules page renders docs/ (log field names, examples): tests/test_rules_docs.py checks it
+
+
+def _sheet_db(db: Path) -> Path:
+    """A database beside ``db`` holding one finished score sheet (issue 23)."""
+    from analysis import store
+    from analysis.store import sheets
+
+    p = db.with_name("i18n-sheet.duckdb")
+    if not p.exists():
+        con = store.connect(p, seed=False)
+        row = {"finisher": 0, "kind": ["okey", "pairs"], "opened": ["pairs", "points", None, "points"],
+               "left": [None, 12, None, 5], "okeys_left": [0, 1, 0, 0],
+               "penalties": [{"seat": 1, "rule": "X4", "points": 101}], "scores": [0, 0, 0, 0]}
+        sheets.save_sheet(con, {"game": "i18n-sheet", "variant": "101", "players": ["Ali", "Ayşe", "Mehmet", "Zeynep"],
+                                "hands": 7, "rules": {"esli": True}}, [row] * 7)
+        con.close()
+    return p
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
 @pytest.mark.parametrize("page", list(PAGES))
 def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.MonkeyPatch, page: str,
                                                lang: str) -> None:
-    monkeypatch.setenv("ISTAKA_DB", str(db))
+    monkeypatch.setenv("ISTAKA_DB", str(_sheet_db(db) if page == "sheet" else db))
     at = ui.open_page(AppTest.from_file(APP, default_timeout=90), page, lang=lang, **PAGES[page])
+    if page == "sheet":  # a finisher picked: every seat's controls, the engine's row, the penalties
+        next(w for w in at.button_group if w.key == "fin").set_value("1").run()
+        at.number_input(key="left0").set_value(20).run()
+        next(w for w in at.button_group if w.key == "pen0").set_value(["X3"]).run()
     if page == "replay":
         at.button(key="b_last").click().run()  # the hand's end: the score table and the finish lines
     if page == "games":

@@ -40,7 +40,8 @@ def _print_game(g: GameResult, out: Any) -> None:
         for p in h.penalties:
             print(f"      penalty seat {p.seat}: {p.points:+d} [{p.rule}] line {p.line}", file=out)
         if h.error:
-            print(f"      first illegal move, line {h.error['line']}: {h.error['message']} [{h.error['rule']}]", file=out)
+            what = "breaks a rule" if g.header.get("sheet") is True else "first illegal move"  # score sheets
+            print(f"      {what}, line {h.error['line']}: {h.error['message']} [{h.error['rule']}]", file=out)
         for m in h.mismatches:
             print(f"      differs from the log: {json.dumps(m, ensure_ascii=False)}", file=out)
     print(f"  {'totals':14}{_fmt_scores(g.totals)}", file=out)

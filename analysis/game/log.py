@@ -16,10 +16,11 @@ from typing import Any, TextIO
 from .lines import Damage, named_game, open_text, parse_line, raw_lines  # noqa: F401  (open_text: bench)
 from .lines import loads as _loads  # noqa: F401  (bench/replay.py times the reader's own parser)
 from .rules import PRESETS, RulesError, resolve
+from .sheet import RESULT_FIELDS, misplaced, result_problem
 from .tiles import brief
 
 EVENT_TYPES = ("game", "hand", "show", "declare", "draw", "take", "return", "open", "meld",
-               "layoff", "swap", "takeback", "discard", "penalty", "end")
+               "layoff", "swap", "takeback", "discard", "penalty", "end", "result")
 SEATED = {"show", "declare", "draw", "take", "return", "open", "meld", "layoff", "swap", "takeback",
           "discard", "penalty"}
 END_REASONS = ("finish", "exhausted", "void")
@@ -31,15 +32,17 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "return": ("tile",), "open": ("melds", "pairs"), "meld": ("melds", "pairs"),
     "layoff": ("meld", "tiles"), "swap": ("meld", "tiles"), "takeback": (),
     "discard": ("tile",), "penalty": ("points", "reason"), "end": ("reason", "scores"),
+    "result": RESULT_FIELDS,  # score sheets (analysis.game.sheet)
 }
 
 
 class LogFormatError(ValueError):
     """A line that breaks LOG_FORMAT v1 (not a rule: the engine reports those)."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(self, message: str, field: str | None = None, rule: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.rule = rule
 
 
 @dataclass
@@ -170,6 +173,8 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
         for f in ("started", "site"):
             if f in ev and not isinstance(ev[f], str):
                 raise LogFormatError(f"field {f!r} must be a string, got {brief(ev[f])}", f)
+        if "sheet" in ev and not isinstance(ev["sheet"], bool):
+            raise LogFormatError(f"field 'sheet' must be true or false, got {brief(ev['sheet'])}", "sheet")
         try:
             resolve(ev["variant"], ev.get("rules"))
         except RulesError as e:
@@ -202,6 +207,10 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
         _need(ev, "points", _is_int, "a whole number")
         if "reason" in ev and not isinstance(ev["reason"], str):
             raise LogFormatError(f"field 'reason' must be a string, got {brief(ev['reason'])}", "reason")
+    elif kind == "result":
+        bad = result_problem(ev)
+        if bad is not None:
+            raise LogFormatError(*bad)
     elif kind == "end":
         _need(ev, "reason", lambda x: x in END_REASONS, "finish, exhausted or void")
         if "scores" in ev:
@@ -293,7 +302,7 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
         try:
             validate_event(ev)
         except LogFormatError as e:
-            err = ReadError(file, n, gid, str(e), e.field)
+            err = ReadError(file, n, gid, str(e), e.field, e.rule)
             if is_header:
                 g = GameLog(gid, file, n, ev, error=early.pop(gid, None) or err)
                 games.append(g)
@@ -324,6 +333,9 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 orphans.add(gid)
             last_game = gid
             continue
+        wrong = misplaced(g.header, ev)  # score sheets hold results, full logs none
+        if wrong is not None:
+            fail(g, ReadError(file, n, gid, wrong, "type", "G1"))
         last_game = gid
         if g.hands_seen < 0:
             continue  # past a limit below: its events are no longer kept

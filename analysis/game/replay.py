@@ -15,6 +15,7 @@ from .engine import apply
 from .log import GameLog, ReadError, read_file
 from .rules import Rules, RulesError, resolve
 from .scoring import match_points
+from .sheet import score_sheet
 from .state import HandState, IllegalMove, Penalty, evolve, new_hand
 from .tiles import PARSED, NotationError, Tile
 
@@ -104,6 +105,8 @@ class GameResult:
             "match_points": self.match_points, "hands": [h.to_dict() for h in self.hands],
             "error": self.error,
         }
+        if self.header.get("sheet") is True:
+            d["sheet"] = True  # a score-sheet log (analysis.game.sheet)
         if self.rules is not None and self.rules.esli:
             d["team_totals"] = [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
         return d
@@ -123,6 +126,11 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
         res.error = {"line": g.line, "rule": None, "message": str(e)}
         return res
     rules = res.rules
+    if header.get("sheet") is True:  # a score sheet: results, no moves (analysis.game.sheet)
+        res.hands = [HandResult(h.hand, h.line, h.result, h.finisher, h.finish_kinds, h.scores, h.penalties,
+                                h.error, h.mismatches, recorded_end=h.recorded_end, openings=h.openings)
+                     for h in score_sheet(rules, g.events)]
+        return res
     hand: HandResult | None = None
     state: HandState | None = None
     prev_hand: HandResult | None = None

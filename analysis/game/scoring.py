@@ -63,31 +63,40 @@ class ScoreLine:
 def explain_hand(rules: Rules, info: FinishInfo, racks: Sequence[Sequence[Tile]],
                  opened: Sequence[Opening | None], okey: Tile) -> tuple[ScoreLine, ...]:
     """Hand-end scores per seat with their parts, in-game penalties excluded (E4-E8)."""
-    def rack(s: int, op: Opening, mult: int) -> ScoreLine:
-        pts, okeys = rack_points(rules, racks[s], op, okey)
-        extra = okeys * rules.okey_in_rack  # the okey charge is not multiplied
-        return ScoreLine(s, pts * mult + extra, "rack", "E5", mult=mult,
-                         tiles=pts // 2 if op.kind == "pairs" else pts, doubled=op.kind == "pairs",
-                         okeys=okeys, okey_points=extra)
+    sums = [sum(tile_value(t, okey) for t in rack) for rack in racks]
+    okeys = [sum(1 for t in rack if t == okey) for rack in racks]
+    return explain_counts(rules, info, sums, [op.kind if op is not None else None for op in opened], okeys)
+
+
+def explain_counts(rules: Rules, info: FinishInfo, left: Sequence[int | None],
+                   opened: Sequence[str | None], okeys: Sequence[int]) -> tuple[ScoreLine, ...]:
+    """The same scores from what a table counts (a score sheet): ``left`` each seat's tile sum
+    (T6, an okey at its face), ``opened`` "points", "pairs" or None, ``okeys`` okeys left in each
+    rack. An opened seat's ``left`` is only read where E5 scores his rack (never None there)."""
+    def rack(s: int, mult: int) -> ScoreLine:
+        tiles = left[s] or 0
+        doubled = opened[s] == "pairs"
+        extra = okeys[s] * rules.okey_in_rack  # the okey charge is not multiplied (E5, E6)
+        return ScoreLine(s, tiles * (2 if doubled else 1) * mult + extra, "rack", "E5", mult=mult,
+                         tiles=tiles, doubled=doubled, okeys=okeys[s], okey_points=extra)
 
     if info.result == "exhausted":
         if all(o is None for o in opened):
             return tuple(ScoreLine(s, 0, "nobody_opened", "E4") for s in range(4))
-        return tuple(ScoreLine(s, rules.unopened_penalty, "unopened", "E5") if (op := opened[s]) is None
-                     else rack(s, op, 1) for s in range(4))
+        return tuple(ScoreLine(s, rules.unopened_penalty, "unopened", "E5") if opened[s] is None
+                     else rack(s, 1) for s in range(4))
     assert info.finisher is not None
     fin_mult, opp_mult = multiplier(rules, info)
     lines = []
     for s in range(4):
-        op = opened[s]
         if s == info.finisher:
             lines.append(ScoreLine(s, -rules.finisher_bonus * fin_mult, "finisher", "E5", mult=fin_mult))
         elif rules.esli and s == (info.finisher + 2) % 4:
             lines.append(ScoreLine(s, 0, "partner", "E8"))
-        elif op is None:
+        elif opened[s] is None:
             lines.append(ScoreLine(s, rules.unopened_penalty * opp_mult, "unopened", "E5", mult=opp_mult))
         else:
-            lines.append(rack(s, op, opp_mult))
+            lines.append(rack(s, opp_mult))
     return tuple(lines)
 
 

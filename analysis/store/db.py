@@ -137,6 +137,10 @@ CREATE TABLE review_choices (
     candidates JSON,         -- the evaluator's best candidates and the played one: move, expected, se, n, events
     played_events JSON);
 """),
+    (6, "score sheets: games.sheet marks a game kept as a score sheet (LOG_FORMAT \"Score sheets\")", """
+ALTER TABLE games ADD COLUMN sheet BOOLEAN DEFAULT false;
+UPDATE games SET sheet = coalesce(json_extract(header_extra, '$.sheet')::VARCHAR = 'true', false);
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index

@@ -75,7 +75,7 @@ def list_games(con: Con, player: str | None = None, variant: str | None = None, 
     sql = """
         SELECT g.game, g.variant, g.site, g.started,
                g.players, g.hands_counted AS hands,
-               g.valid, g.agrees, g.totals, g.winner, g.hands_planned, g.file, g.rule_overrides
+               g.valid, g.agrees, g.totals, g.winner, g.hands_planned, g.file, g.rule_overrides, g.sheet
         FROM games g
         WHERE (?::VARCHAR IS NULL OR g.variant = ?)
           AND (?::VARCHAR IS NULL OR g.site = ?)

@@ -57,7 +57,8 @@ EVENT_COLUMNS = ("game", "seq", "line", "ord", "hand", "type", "seat", "tile", "
                  "meld", "t", "what", "points", "reason", "starter", "indicator", "racks", "deck",
                  "scores", "extra", "valid")
 # event fields with a typed column of their own, per type; anything else goes to 'extra'
-_TYPED = {k: set(v) | {"type", "game", "hand", "t"} | ({"seat"} if k in SEATED else set())
+# (a score sheet's result fields but scores have no column of their own: they go to 'extra')
+_TYPED = {k: (set(v) & set(EVENT_COLUMNS)) | {"type", "game", "hand", "t"} | ({"seat"} if k in SEATED else set())
           for k, v in FIELDS.items()}
 HEADER_FIELDS = {"type", "game", "variant", "rules", "players", "hands", "started", "site"}
 
@@ -96,7 +97,7 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
               err["line"] if err else None, err.get("rule") if err else None, err["message"] if err else None,
               totals, mp, winner, g.file, g.line,
               json.dumps(extra, ensure_ascii=False) if extra else None, players,
-              sum(1 for hr in res.hands if hr.result != "void"))]
+              sum(1 for hr in res.hands if hr.result != "void"), h.get("sheet") is True)]
     seats = [(g.id, s, players[s]) for s in range(4)]
     hands, hand_seats, pens, opens, mism = [], [], [], [], []
     starts: list[tuple[int, int]] = []  # (line, ord)
@@ -118,6 +119,8 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
             hand_seats.append((g.id, i, hr.hand, s, players[s], hr.scores[s], pen_tot[s],
                                hr.scores[s] + pen_tot[s], s in opened, hr.finisher == s))
         for o in hr.openings:
+            if o["value"] is None:  # a score sheet says who opened, not with what: hand_seats.opened only
+                continue
             opens.append((g.id, i, hr.hand, o["seat"], players[o["seat"]], o["kind"], o["value"],
                           o["threshold"], o["line"]))
         for m in hr.mismatches:
@@ -159,7 +162,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("game", "checksum", "variant", "rules", "rule_overrides", "site", "started", "started_text",
               "hands_planned", "hands_played", "valid", "agrees", "error_line", "error_rule",
               "error_message", "totals", "match_points", "winner", "file", "line", "header_extra", "players",
-              "hands_counted"),
+              "hands_counted", "sheet"),
     "seats": ("game", "seat", "player"),
     "hands": ("game", "ord", "hand", "line", "starter", "indicator", "result", "finisher", "finish_kinds",
               "scores", "penalty_totals", "totals", "error_line", "error_rule", "error_message",
@@ -183,7 +186,7 @@ def _arrow_types() -> dict[str, Any]:
     kinds: dict[Any, tuple[str, ...]] = {
         i: ("seq", "line", "ord", "hand", "seat", "starter", "finisher", "points", "value", "threshold",
             "meld", "hands_planned", "hands_played", "hands_counted", "error_line", "score", "penalties", "total"),
-        b: ("valid", "agrees", "opened", "finished"),
+        b: ("valid", "agrees", "opened", "finished", "sheet"),
         pa.float64(): ("t",),
         pa.timestamp("us"): ("started",),
         ls: ("finish_kinds", "tiles", "deck", "players"),

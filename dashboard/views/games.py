@@ -11,6 +11,7 @@ import streamlit as st
 from analysis.store.queries import GAME_RESULTS
 from dashboard import access, data, game_rules, uploads, url_state
 from dashboard.i18n import fmt_date, md_plain, t
+from dashboard.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("games_title", lang))
@@ -74,13 +75,18 @@ if len(df):
         t("col_totals", lang): [" ".join(str(x) for x in v) if v is not None else "" for v in df["totals"]],
         **game_rules.teams_column(df, lang),  # eşli games: 0+2 · 1+3
         t("col_winner", lang): df["winner"],
-        "▶": [url_state.link("replay", game=g) for g in df["game"]],
+        sh_t("src_col", lang): [sh_t("src_is_sheet" if s else "src_is_log", lang) for s in df["sheet"]],
+        "▶": [url_state.link("sheet", sheet=g) if s else url_state.link("replay", game=g)  # a sheet has no moves
+              for g, s in zip(df["game"], df["sheet"])],
     })
     st.caption(t("games_click", lang))
     pick = st.dataframe(view, key="games_table", on_select="rerun", selection_mode=["single-row", "single-cell"],
                         hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
     row = url_state.clicked_row(pick)
-    if row is not None:
+    if row is not None and bool(df["sheet"].iloc[row]):  # a score sheet opens on its own page (issue 23)
+        st.switch_page(data.PAGE_REF.get("sheet", "views/sheet.py"),
+                       query_params={"sheet": str(df["game"].iloc[row]), "lang": lang})
+    elif row is not None:
         url_state.goto("replay", game=str(df["game"].iloc[row]), hand=None, step=0)
 else:
     st.info(t("no_games", lang))

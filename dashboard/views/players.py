@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard import charts, data, url_state
 from dashboard.i18n import t
 from dashboard.rule_links import legend
+from dashboard.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("players_title", lang))
@@ -23,7 +24,10 @@ url_state.seed("p_variant", url_state.one_of(variants))
 if st.session_state.get("p_variant") not in variants:
     st.session_state.p_variant = "101" if "101" in variants else variants[0]
 variant = c1.selectbox(t("filter_variant", lang), variants, key="p_variant")
-frames = data.player_frames(variant)
+url_state.seed("p_source", url_state.one_of(["sheets", "recorded"]))  # score sheets beside recorded games
+source = c1.segmented_control(sh_t("src_label", lang), ["sheets", "recorded"], key="p_source",
+                              format_func=lambda s: sh_t(f"src_{s}", lang), help=sh_t("src_help", lang))
+frames = data.player_frames(variant, source)
 scores = frames["player_hand_scores"]
 names = sorted(scores["player"].unique().tolist()) if len(scores) else []
 default = (scores.groupby("player").size().sort_values(ascending=False).index[:4].tolist()
@@ -33,13 +37,13 @@ if "p_players" not in st.session_state:
     st.session_state.p_players = sorted(default)
 st.session_state.p_players = [x for x in st.session_state.p_players if x in names]
 chosen = c2.multiselect(t("players_pick", lang), names, key="p_players", placeholder=t("players_placeholder", lang))
-url_state.keep(p_variant=variant, p_players=list(chosen))
+url_state.keep(p_variant=variant, p_players=list(chosen), p_source=source)
 st.caption(t("games_lower_better", lang))
 if not chosen:
     st.info(t("no_data", lang))
     st.stop()
 
-figs = charts.player_figures(data.version(), data.db_file(), variant, tuple(sorted(chosen)), lang)
+figs = charts.player_figures(data.version(), data.db_file(), variant, tuple(sorted(chosen)), lang, source)
 a, b = st.columns(2)
 a.plotly_chart(figs["cumulative"], key="ch_cumulative")
 b.plotly_chart(figs["over_dates"], key="ch_over_dates")

@@ -1,0 +1,333 @@
+"""Puan tablosu / Score sheet (issue 23): keep a live table's score, made for a phone.
+
+``/sheet``: start a game (players or two teams, preset and overrides, number of rounds) or open
+a saved one. ``/sheet?sheet=ID``: per round, who finished and how, each seat opened by points,
+by çift or not, the value left, okeys left, one-tap penalties naming rule and points; the row
+the engine writes (analysis.game.sheet) is shown before saving and can be corrected; any row
+can be corrected or deleted; each save goes to the store, so a reload or a second device goes
+on from there. ``&watch=1``: the read-only spectator view, refreshed live. Export as CSV and as
+a plain-text summary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from analysis.game.sheet import SheetError, score_result
+from dashboard import data, sheet_data, url_state
+from dashboard.sheet_data import Sheet
+from dashboard.sheet_strings import t
+
+lang = data.lang()
+st.title(t("sh_title", lang))
+game = st.query_params.get("sheet")
+watch = st.query_params.get("watch") == "1"
+
+SEAT_KEYS = ("op", "left", "ok", "pen", "x5v", "fx")
+
+
+def _empty(key: str) -> dict[str, Any]:
+    """An empty number box, unless the session already holds its value (a row being corrected)."""
+    return {} if key in st.session_state else {"value": None}
+
+
+def _new_game() -> None:
+    st.caption(t("sh_intro", lang))
+    with st.container(border=True):
+        st.subheader(t("sh_new", lang))
+        teams = st.segmented_control(t("sh_mode", lang), ["single", "teams"], key="n_mode", default="single",
+                                     format_func=lambda m: t(f"sh_mode_{m}", lang)) == "teams"
+        names = []
+        for s in range(4):
+            label = (t("sh_team_seat", lang, team="AB"[s % 2], n=s // 2 + 1) if teams
+                     else t("sh_seat", lang, n=s + 1))
+            names.append(st.text_input(label, key=f"n_name{s}").strip())
+        variant = st.segmented_control(t("sh_preset", lang), ["101", "101-classic", "51"], key="n_variant",
+                                       default="101") or "101"
+        base = sheet_data.rules_of(variant, None)
+        c1, c2 = st.columns(2)
+        katla = c1.toggle(t("sh_katlamali", lang), value=base.katlamali, key=f"n_katla_{variant}")
+        ceza = c2.toggle(t("sh_cezali", lang), value=base.cezali, key=f"n_ceza_{variant}")
+        unopened = st.segmented_control(t("sh_unopened", lang), sorted({base.unopened_penalty, base.penalty_unit}),
+                                        key=f"n_unopened_{variant}", default=base.unopened_penalty)
+        x5 = (st.segmented_control(t("sh_x5", lang), [10, 20], key="n_x5", default=10, format_func=lambda v: f"{v} ×")
+              if base.x5 else base.x5_factor)
+        lo, hi, odd = sheet_data.hands_range(variant)
+        hands = st.number_input(t("sh_hands", lang), lo, hi, 11, step=2 if odd else 1, key=f"n_hands_{variant}")
+        if st.button(t("sh_start", lang), type="primary", key="n_start", width="stretch"):
+            if len(set(names)) < 4 or not all(names):
+                st.error(t("sh_names_bad", lang))
+                return
+            if odd and hands % 2 == 0:
+                st.error(t("sh_hands_bad", lang, lo=lo, hi=hi, odd=t("sh_odd", lang)))
+                return
+            over: dict[str, Any] = {}
+            for name, value in (("katlamali", katla), ("cezali", ceza), ("esli", teams),
+                                ("unopened_penalty", unopened or base.unopened_penalty), ("x5_factor", x5 or 10)):
+                if value != getattr(base, name):
+                    over[name] = value
+            st.query_params["sheet"] = sheet_data.start(names, variant, over, int(hands))
+            st.rerun()
+    st.subheader(t("sh_open_list", lang))
+    saved = sheet_data.saved()
+    if not len(saved):
+        st.info(t("sh_none_saved", lang))
+    for r in saved.head(20).itertuples(index=False):
+        c1, c2 = st.columns([3, 1])
+        c1.markdown(f"**{' · '.join(map(str, r.players))}** — {r.variant}, "
+                    f"{t('sh_rounds_of', lang, done=r.hands, planned=r.hands_planned)}")
+        c2.page_link(data.PAGE_REF.get("sheet", "views/sheet.py"), label=t("sh_continue", lang),
+                     query_params={"sheet": r.game, "lang": lang})
+
+
+if not game:
+    _new_game()
+    st.stop()
+
+sheet = sheet_data.load(game)
+if sheet is None:
+    st.error(t("sh_unknown", lang, game=game))
+    st.page_link(data.PAGE_REF.get("sheet", "views/sheet.py"), label=t("sh_back", lang), query_params={"lang": lang})
+    st.stop()
+
+
+def _board(sh: Sheet) -> None:
+    """The rows, the totals and who leads; at the end the standings and match points (G3)."""
+    st.caption(f"{sh.header.get('variant')} · {t('sh_rounds_of', lang, done=sh.counted, planned=sh.planned)}")
+    st.dataframe(sheet_data.table(sh, lang), hide_index=True, key=f"board_{len(sh.results)}")
+    totals = sh.result.totals
+    if sh.rules.esli:
+        a, b = sheet_data.team_totals(sh)
+        st.markdown(t("sh_teams", lang, a=a, b=b))
+        if sh.results:
+            st.markdown(t("sh_leader_team", lang, team="A" if a <= b else "B", total=min(a, b)))
+    elif sh.results:
+        lead = min(range(4), key=lambda s: totals[s])
+        st.markdown(t("sh_leader", lang, name=sh.players[lead], total=totals[lead]))
+    if sh.over:
+        st.success(t("sh_over", lang))
+        st.subheader(t("sh_ranks", lang))
+        st.dataframe(sheet_data.standings(sh, lang), hide_index=True, key="standings")
+
+
+if watch:
+    st.caption(t("sh_watching", lang))
+
+    @st.fragment(run_every=3)
+    def _live() -> None:
+        sh = sheet_data.load(game) or sheet
+        _board(sh)
+
+    _live()
+    st.stop()
+
+rules = sheet.rules
+players = sheet.players
+_board(sheet)
+
+# ---- the round being entered (or corrected) ------------------------------------------------
+
+PEN_RULES = ((["X1", "X2", "X3", "X4"] + ["X5"] * rules.x5 + ["X6"] * rules.x6 + ["X7"] * rules.x7)
+             if rules.cezali else []) + (["O8"] if rules.siler else [])
+
+
+def _pen_label(rule: str) -> str:
+    if rule == "O8":
+        return "O8 siler −101"
+    if rule == "X5":
+        return f"X5 +{rules.x5_factor}×"
+    return f"{rule} +{rules.penalty_unit}"
+
+
+def _clear() -> None:
+    for k in ["fin", "kinds", "fix", "edit"] + [f"{p}{s}" for p in SEAT_KEYS for s in range(4)]:
+        st.session_state.pop(k, None)
+
+
+def _load_row(i: int) -> None:
+    """Put a saved row into the entry widgets to correct it."""
+    _clear()
+    r = sheet.results[i]
+    kind = r["kind"] if isinstance(r["kind"], list) else [r["kind"]]
+    st.session_state.fin = (r["kind"] if r["kind"] in ("exhausted", "void") else str(r["finisher"]))
+    st.session_state.kinds = [k for k in kind if k in ("okey", "elden", "pairs")]
+    okeys = r.get("okeys_left") or [0, 0, 0, 0]
+    for s in range(4):
+        st.session_state[f"op{s}"] = r["opened"][s] or "none"
+        st.session_state[f"left{s}"] = r["left"][s]
+        st.session_state[f"ok{s}"] = okeys[s] or None
+        pens = [p for p in r.get("penalties", []) if p["seat"] == s]
+        st.session_state[f"pen{s}"] = [p["rule"] for p in pens]
+        x5 = next((p["points"] // rules.x5_factor for p in pens if p["rule"] == "X5"), None)
+        st.session_state[f"x5v{s}"] = x5
+    if r.get("scores") is not None:
+        st.session_state.fix = True
+        for s in range(4):
+            st.session_state[f"fx{s}"] = r["scores"][s]
+    st.session_state.edit = i
+
+
+def _draft() -> tuple[dict[str, Any] | None, str | None]:
+    """The row as the widgets stand (a result event's fields), or the words of what is missing."""
+    ss = st.session_state
+    fin = ss.get("fin")
+    if fin is None:
+        return None, sheet_data.error_words("finisher", "E1", lang)
+    if fin == "void":
+        return {"finisher": None, "kind": "void", "opened": ["pairs"] * 4, "left": [None] * 4, "penalties": []}, None
+    kinds = [k for k in ("okey", "elden", "pairs") if k in (ss.get("kinds") or [])]
+    seat = None if fin == "exhausted" else int(fin)
+    opened: list[str | None] = []
+    for s in range(4):
+        if s == seat:
+            opened.append("pairs" if "pairs" in kinds else "points")
+        else:
+            o = ss.get(f"op{s}", "points")
+            opened.append(None if o in (None, "none") else o)
+    left = [None if s == seat or opened[s] is None else ss.get(f"left{s}") for s in range(4)]
+    pens = []
+    for s in range(4):
+        for rule in ss.get(f"pen{s}") or []:
+            if rule == "X5":
+                v = ss.get(f"x5v{s}")
+                if v is None:
+                    return None, t("sh_err_x5", lang)
+                pts = rules.x5_factor * int(v)
+            else:
+                pts = -101 if rule == "O8" else rules.penalty_unit
+            pens.append({"seat": s, "rule": rule, "points": pts})
+    ev: dict[str, Any] = {"finisher": seat, "kind": fin if seat is None else (kinds if len(kinds) > 1 else
+                                                                               (kinds[0] if kinds else "normal")),
+                          "opened": opened, "left": left}
+    okeys = [int(ss.get(f"ok{s}") or 0) if s != seat and opened[s] else 0 for s in range(4)]
+    if any(okeys):
+        ev["okeys_left"] = okeys
+    ev["penalties"] = pens
+    return ev, None
+
+
+editing = st.session_state.get("edit")
+if editing is not None and not 0 <= editing < len(sheet.results):
+    editing = st.session_state.edit = None
+n_next = sheet.result.hands[editing].hand if editing is not None else (
+    (sheet.result.hands[-1].hand if sheet.result.hands[-1].result == "void" else sheet.result.hands[-1].hand + 1)
+    if sheet.result.hands else 1)
+
+with st.container(border=True, key="entry"):
+    st.subheader(t("sh_editing", lang, n=n_next) if editing is not None else t("sh_entry", lang, n=n_next))
+    fin_opts = ["0", "1", "2", "3", "exhausted"] + (["void"] if rules.void_all_pairs else [])
+    fin = st.segmented_control(t("sh_finisher", lang), fin_opts, key="fin",
+                               format_func=lambda o: players[int(o)] if o.isdigit() else t(f"sh_{o}", lang))
+    seat = int(fin) if fin is not None and fin.isdigit() else None
+    if seat is not None:
+        st.pills(t("sh_how", lang), ["okey", "elden", "pairs"], selection_mode="multi", key="kinds",
+                 format_func=lambda k: t(f"sh_k_{k}", lang))
+    if fin == "void":
+        st.info(t("sh_void_note", lang))
+    elif fin is not None:
+        partner = (seat + 2) % 4 if seat is not None and rules.esli else None
+        for s in range(4):
+            with st.container(border=True, key=f"seat{s}"):
+                st.markdown(f"**{s + 1}. {players[s]}**")
+                if s == seat:
+                    st.caption(t("sh_finisher_note", lang))
+                elif s == partner:
+                    st.caption(t("sh_partner_note", lang))
+                else:
+                    st.session_state.setdefault(f"op{s}", "points")
+                    op = st.segmented_control(t("sh_opened", lang), ["points", "pairs", "none"], key=f"op{s}",
+                                              format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
+                    if op in ("points", "pairs"):
+                        st.number_input(t("sh_left", lang), min_value=0, max_value=999, step=1, key=f"left{s}",
+                                        **_empty(f"left{s}"))
+                        st.segmented_control(t("sh_okeys", lang), [1, 2], key=f"ok{s}")
+                if PEN_RULES:
+                    chosen = st.pills(t("sh_penalties", lang), PEN_RULES, selection_mode="multi", key=f"pen{s}",
+                                      format_func=_pen_label)
+                    if "X5" in (chosen or []):
+                        st.number_input(t("sh_x5_value", lang), 1, 13, key=f"x5v{s}", **_empty(f"x5v{s}"))
+
+    ev, missing = _draft()
+    computed: list[int] | None = None
+    if ev is not None:
+        try:
+            h = score_result(rules, {**ev, "type": "result", "game": game, "hand": n_next}, 0)
+        except SheetError as e:
+            missing = sheet_data.error_words(e.field, e.rule, lang)
+        else:
+            computed = [h.scores[s] + sum(p.points for p in h.penalties if p.seat == s) for s in range(4)]
+            st.markdown(f"**{t('sh_preview', lang)}**")
+            rows = []
+            for s in range(4):
+                line = h.lines[s] if h.lines else None
+                parts = [sheet_data.why(line, rules, lang)] if line is not None else [t("sh_why_void", lang)]
+                parts += [t("sh_pen_line", lang, rule=p.rule, points=p.points) for p in h.penalties if p.seat == s]
+                rows.append({"": players[s], "=": computed[s], " ": " · ".join(parts)})
+            st.dataframe(rows, hide_index=True, key="preview")
+            if st.toggle(t("sh_fix", lang), key="fix"):
+                st.caption(t("sh_fix_note", lang))
+                for s in range(4):
+                    st.session_state.setdefault(f"fx{s}", computed[s])
+                    st.number_input(players[s], step=1, key=f"fx{s}")
+    if missing:
+        st.warning(missing)
+
+    def _save() -> None:
+        row, _ = _draft()
+        if row is None:
+            return
+        if st.session_state.get("fix"):
+            written = [st.session_state.get(f"fx{s}") for s in range(4)]
+            if all(isinstance(x, int) for x in written) and written != computed:
+                row["scores"] = written
+        results = list(sheet.results)
+        i = st.session_state.get("edit")
+        if i is not None and 0 <= i < len(results):
+            results[i] = row
+        else:
+            results.append(row)
+        sheet_data.save(sheet.header, results)
+        _clear()
+        st.session_state["_sheet_msg"] = t("sh_saved", lang, n=n_next)
+
+    c1, c2 = st.columns(2)
+    c1.button(t("sh_save_edit", lang) if editing is not None else t("sh_save", lang), type="primary",
+              key="save", on_click=_save, disabled=computed is None, width="stretch")
+    if editing is not None:
+        c2.button(t("sh_cancel", lang), key="cancel", on_click=_clear, width="stretch")
+
+if msg := st.session_state.pop("_sheet_msg", None):
+    st.toast(msg)
+
+# ---- correct or delete a saved row --------------------------------------------------------
+
+if sheet.results:
+    def _delete(i: int) -> None:
+        results = [r for k, r in enumerate(sheet.results) if k != i]
+        sheet_data.save(sheet.header, results)
+        _clear()
+        st.session_state["_sheet_msg"] = t("sh_deleted", lang)
+
+    with st.container(key="rows"):
+        c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
+        pick = c1.selectbox(t("sh_pick_row", lang), range(len(sheet.results)), key="pick_row",
+                            index=len(sheet.results) - 1,
+                            format_func=lambda i: f"{sheet.result.hands[i].hand}. "
+                            f"{sheet_data.finish_words(sheet.result.hands[i], players, lang)}")
+        c2.button(t("sh_edit", lang), key="edit_row", on_click=_load_row, args=(pick,), width="stretch")
+        c3.button(t("sh_delete", lang), key="delete_row", on_click=_delete, args=(pick,), width="stretch")
+
+# ---- share and export ----------------------------------------------------------------------
+
+st.subheader(t("sh_export", lang))
+st.markdown(f"{t('sh_spectate', lang)}: [{game}]({url_state.link('sheet', sheet=game, watch=1)})")
+c1, c2 = st.columns(2)
+c1.download_button(t("sh_csv", lang), sheet_data.csv_text(sheet, lang), file_name=f"{game}.csv", mime="text/csv",
+                   key="csv", width="stretch")
+summary = sheet_data.summary_text(sheet, lang)
+c2.download_button(t("sh_txt", lang), summary, file_name=f"{game}.txt", mime="text/plain", key="txt",
+                   width="stretch")
+st.caption(t("sh_summary", lang))
+st.code(summary, language=None)

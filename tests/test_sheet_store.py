@@ -1,0 +1,71 @@
+"""Score sheets in the store (issue 23): `istaka import`, `errors` and `export` take sheet logs;
+games.sheet marks them (a migration); a stored sheet rebuilds as the log it was."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+
+from analysis import store
+from analysis.game import read_file, replay_game
+from analysis.store import queries
+
+ROOT = Path(__file__).resolve().parents[1]
+SHEETS = ROOT / "tests" / "data" / "sheets"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_import_errors_export_take_sheets_and_mark_them(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    r = _cli("import", "--db", str(db), "--no-progress", str(SHEETS))
+    assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout  # sheet-bad.jsonl has bad games
+    again = _cli("import", "--db", str(db), "--no-progress", str(SHEETS))
+    assert "0 stored" in again.stdout and "6 unchanged" in again.stdout
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = dict(con.execute("SELECT game, sheet FROM games").fetchall())
+        assert rows == {"sheet-101": True, "sheet-51": True, "sheet-classic": True, "sheet-esli": True,
+                        "rules-broken": True, "good": True}
+        totals = dict(con.execute("SELECT game, totals FROM games").fetchall())
+        assert totals["sheet-101"] == [897, 2321, 1683, 2076] and totals["sheet-classic"] == [121, -160, 444, 507]
+        assert con.execute("SELECT match_points FROM games WHERE game = 'sheet-classic'").fetchall() == [
+            ([1, 3, -1, -3],)]
+        pens = con.execute("SELECT rule, count(*) FROM penalties WHERE game = 'sheet-101' GROUP BY rule "
+                           "ORDER BY rule").fetchall()
+        assert pens == [("O8", 1), ("X2", 1), ("X3", 1), ("X4", 1), ("X5", 1)]
+        g = queries.load_gamelog(con, "sheet-101")
+        assert g is not None
+        orig = read_file(SHEETS / "sheet-101.jsonl").games[0]
+        assert g.content() == orig.content()  # every result field kept (the ones without a column in extra)
+        assert replay_game(g).totals == [897, 2321, 1683, 2076]
+    finally:
+        con.close()
+    err = _cli("errors", "--db", str(db))
+    lines = [ln for ln in err.stdout.splitlines() if "sheet-bad.jsonl" in ln]
+    assert len(lines) == 11
+    assert any(":13 game rules-broken: invalid: hand 4: field 'penalties[0]'" in ln and ln.endswith("[X5]")
+               for ln in lines)
+    assert any(":2 game bad-kind: unreadable: field 'kind'" in ln and ln.endswith("[E6]") for ln in lines)
+    out = tmp_path / "pq"
+    assert _cli("export", "--db", str(db), "--parquet", str(out)).returncode == 0
+    con = duckdb.connect()
+    assert con.execute(f"SELECT count(*) FROM read_parquet('{out / 'games.parquet'}') WHERE sheet").fetchall() == [(6,)]
+
+
+def test_migration_marks_sheets_stored_before_it(tmp_path: Path) -> None:
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    mine = next(v for v, name, _ in store.MIGRATIONS if name.startswith("score sheets"))
+    store.migrate(con, upto=mine - 1)
+    con.execute("INSERT INTO games (game, checksum, header_extra) VALUES ('s', 'x', '{\"sheet\": true}'), "
+                "('f', 'y', NULL)")
+    store.migrate(con)
+    assert dict(con.execute("SELECT game, sheet FROM games").fetchall()) == {"s": True, "f": False}
+    con.close()
