@@ -26,18 +26,19 @@ def cut_view(g: GameLog, seat: int, *, shown: bool = False) -> GameLog:
     if type(seat) is not int or not 0 <= seat <= 3:
         raise ValueError(f"seat must be 0-3, got {seat!r}")
     res = replay_game(g, keep_steps=True)
-    finals = {h.hand: (h, h.steps[-1].state if h.steps else None) for h in res.hands}
+    # by the line of the hand event: a void hand and its replay share a number (E3)
+    finals = {h.line: (h, h.steps[-1].state if h.steps else None) for h in res.hands}
     gid = view_id(g.id, seat)
     header = {**g.header, "game": gid, "view": seat, "of": g.id}
     events: list[tuple[int, dict[str, Any]]] = []
 
-    def close(hand_no: int | None, had_end: bool) -> None:
-        if hand_no is None or had_end:
+    def close(hand_line: int | None, had_end: bool) -> None:
+        if hand_line is None or had_end:
             return
-        hr, st = finals.get(hand_no, (None, None))
+        hr, st = finals.get(hand_line, (None, None))
         if hr is None or hr.result not in ("finish", "exhausted", "void"):
             return
-        events.append((0, _end(gid, hand_no, hr.result, list(hr.scores), st, seat, shown)))
+        events.append((0, _end(gid, hr.hand, hr.result, list(hr.scores), st, seat, shown)))
 
     current: int | None = None
     had_end = False
@@ -45,14 +46,14 @@ def cut_view(g: GameLog, seat: int, *, shown: bool = False) -> GameLog:
         kind = ev["type"]
         if kind == "hand":
             close(current, had_end)
-            current, had_end = ev["hand"], False
+            current, had_end = line, False
             out = {k: v for k, v in ev.items() if k != "deck"}
             out["racks"] = [list(r) if s == seat else None for s, r in enumerate(ev["racks"])]
         elif kind == "draw" and ev.get("seat") != seat:
             out = {k: v for k, v in ev.items() if k != "tile"}
         elif kind == "end":
             had_end = True
-            hr, st = finals.get(ev["hand"], (None, None))
+            hr, st = finals.get(current, (None, None)) if current is not None else (None, None)
             out = dict(ev)
             if hr is not None and hr.result in ("finish", "exhausted", "void"):
                 out = _end(gid, ev["hand"], hr.result, list(hr.scores), st, seat, shown) | {

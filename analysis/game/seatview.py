@@ -146,7 +146,7 @@ def where_copies(state: HandState, t: Tile, extra: Counter[Tile] | None = None) 
         parts.append(f"{up} lie face up")
     known = sum(r.count(t) for s, r in enumerate(state.racks) if s != state.view) + (extra or Counter())[t]
     if known:
-        parts.append(f"{known} were seen going into or out of the hidden racks")
+        parts.append(f"{known} known in the hidden racks")
     return ", ".join(parts) or "none"
 
 
