@@ -31,7 +31,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "show": ("tile",), "declare": ("what",), "draw": ("tile",), "take": ("tile",),
     "return": ("tile",), "open": ("melds", "pairs"), "meld": ("melds", "pairs"),
     "layoff": ("meld", "tiles"), "swap": ("meld", "tiles"), "takeback": (),
-    "discard": ("tile",), "penalty": ("points", "reason"), "end": ("reason", "scores", "racks"),
+    "discard": ("tile",), "penalty": ("points", "reason"), "end": ("reason", "scores"),
 }
 
 

@@ -136,6 +136,11 @@ CREATE TABLE review_choices (
     candidates JSON,         -- the evaluator's best candidates and the played one: move, expected, se, n, events
     played_events JSON);
 """),
+    (6, "seat-view logs: the seat a game was recorded by (NULL: a full log, every rack known)", """
+ALTER TABLE games ADD COLUMN view_seat TINYINT;  -- the header's 'view', which also stays in header_extra
+UPDATE games SET view_seat = TRY_CAST(json_extract(header_extra, '$.view') AS TINYINT)
+    WHERE header_extra IS NOT NULL;
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
