@@ -258,8 +258,10 @@ def _close(hand: HandResult, state: HandState | None, view: int | None = None) -
         hand.penalties = []  # E3: nobody is scored
     rec = hand.recorded_end
     if view is not None and state is not None and hand.result in ("finish", "exhausted"):
-        hand.scores, notes = settle_scores(state, rec)  # hidden racks: end.racks, else end.scores
+        hand.scores, notes, final = settle_scores(state, rec)  # hidden racks: end.racks, else end.scores
         hand.mismatches.extend(notes)
+        if hand.steps and hand.steps[-1].state is state:  # the replayer shows the settled scores
+            hand.steps[-1] = Step(hand.steps[-1].line, hand.steps[-1].event, final)
     if rec is not None:
         if rec["reason"] != hand.result:
             hand.mismatches.append({"kind": "result", "line": rec["line"], "recorded": rec["reason"],

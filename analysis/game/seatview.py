@@ -233,8 +233,10 @@ def _hidden_draw(state: HandState, ev: Mapping[str, Any]) -> HandState:
 # ---- scores ------------------------------------------------------------------------------------
 
 
-def settle_scores(state: HandState, recorded: Mapping[str, Any] | None) -> tuple[tuple[int, ...], list[dict[str, Any]]]:
-    """A finished or exhausted seat-view hand's scores and the notes on them.
+def settle_scores(state: HandState, recorded: Mapping[str, Any] | None
+                  ) -> tuple[tuple[int, ...], list[dict[str, Any]], HandState]:
+    """A finished or exhausted seat-view hand's scores, the notes on them, and the final state with
+    the racks ``end.racks`` showed and these scores.
 
     A seat whose score needs none of its hidden tiles is computed (E4-E8); an opened hidden seat
     still holding hidden tiles is scored from ``end.racks`` (checked like any revealed tile), else
@@ -243,7 +245,7 @@ def settle_scores(state: HandState, recorded: Mapping[str, Any] | None) -> tuple
     notes: list[dict[str, Any]] = []
     lines = explain_state(state)
     if lines is None:
-        return tuple(scores), notes
+        return tuple(scores), notes, state
     rec = recorded or {}
     shown = rec.get("racks") if isinstance(rec.get("racks"), list) else [None] * 4
     rec_scores = rec.get("scores")
@@ -277,7 +279,7 @@ def settle_scores(state: HandState, recorded: Mapping[str, Any] | None) -> tuple
         for s, sl in enumerate(again):
             if HIDDEN not in state.racks[s] and sl.why == "rack" and s != state.view:
                 scores[s] = sl.score
-    return tuple(scores), notes
+    return tuple(scores), notes, evolve(state, scores=tuple(scores))
 
 
 def is_view(header: Mapping[str, Any]) -> bool:
