@@ -39,3 +39,26 @@ def test_seat_view_logs_import_keep_their_seat_and_rebuild_exactly(tmp_path: Pat
     got = {r["game"]: r["rule"] for r in rows}
     want = {c.gid: c.expected["error"]["rule"] for c in SC.cases() if c.expected["error"]}
     assert got == want
+
+
+def test_the_sample_holds_seat_view_games_reviewed_for_their_seat_only(tmp_path: Path) -> None:
+    """data/sample/view-*.jsonl.gz (made with `istaka view` from self-play games): a new user's
+    database holds them, valid, agreeing with their end scores, reviewed for the viewing seat."""
+    files = sorted(store.SAMPLE_DIR.glob("view-*.jsonl.gz"))
+    assert len(files) >= 2
+    con = store.connect(tmp_path / "s.duckdb", seed=False)
+    try:
+        s = store.import_paths(con, [str(f) for f in files], workers=1)
+        assert s.stored == len(files) and s.invalid == 0 and s.failed == 0
+        rows = con.execute("SELECT game, view_seat, valid, agrees FROM games ORDER BY game").fetchall()
+        assert all(v is not None and ok and agree for _, v, ok, agree in rows)
+        presets = {r[0] for r in con.execute("SELECT DISTINCT variant FROM games").fetchall()}
+        assert {"101", "51"} <= presets
+        a = store.analyze(con, jobs=1)
+        assert a.annotated == len(files) and a.failed == 0
+        for game, view, _, _ in rows:
+            seats = {r[0] for r in con.execute("SELECT DISTINCT seat FROM review_decisions WHERE game = ?",
+                                               [game]).fetchall()}
+            assert seats == {view}, game
+    finally:
+        con.close()

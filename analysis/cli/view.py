@@ -37,9 +37,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     write(out, buf)
     dest = Path(args.out)
     try:
-        if dest.name.endswith(".gz"):
-            with gzip.open(dest, "wt", encoding="utf-8") as f:
-                f.write(buf.getvalue())
+        if dest.name.endswith(".gz"):  # mtime 0: the same input gives the same bytes
+            with open(dest, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as f:
+                f.write(buf.getvalue().encode("utf-8"))
         else:
             dest.write_text(buf.getvalue(), encoding="utf-8")
     except OSError as e:
