@@ -19,6 +19,7 @@ import streamlit as st
 
 from dashboard import access, data, url_state
 from dashboard.i18n import LANGS, t
+from dashboard.record_words import t as rec_t
 from dashboard.review_data import t as rv_t
 from dashboard.rule_links import t as rl_t
 from dashboard.sheet_strings import t as sh_t
@@ -56,6 +57,7 @@ pages = [
     st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
     st.Page(PAGES / "rules.py", title=rl_t("page_rules", lang), icon=":material/menu_book:", url_path="rules"),
+    st.Page(PAGES / "record.py", title=rec_t("page_record", lang), icon=":material/edit_note:", url_path="record"),
     st.Page(PAGES / "sheet.py", title=sh_t("page_sheet", lang), icon=":material/scoreboard:", url_path="sheet"),
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})

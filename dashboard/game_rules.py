@@ -14,6 +14,7 @@ from dataclasses import fields
 from typing import Any
 
 from analysis.game import (
+    HIDDEN,
     PRESETS,
     HandState,
     Rules,
@@ -26,6 +27,7 @@ from analysis.game import (
 
 from .i18n import md_plain
 from .rule_links import link_rules
+from .seatview_words import t as sv
 from .tiles_view import esc
 
 # option -> (Turkish, English, rule); the option names of docs/rules.md "Presets and options"
@@ -221,6 +223,10 @@ def score_explanation(state: HandState, players: Sequence[str], lang: str,
         if res == "exhausted":
             out.append(t("why_exhausted", lang))
         out += score_explanation_lines(lines, players, state.rules, lang)
+        for ln in lines:  # a seat-view log: a rack never shown is scored as the log wrote it
+            if ln.why == "rack" and HIDDEN in state.racks[ln.seat] and state.scores is not None:
+                out[out.index(_line(ln, _name(players[ln.seat]), state.rules, lang))] = sv(
+                    "score_from_log", lang, name=_name(players[ln.seat]), score=state.scores[ln.seat])
     elif res in ("void", "invalid", "unfinished"):
         out.append(t(f"why_{res}", lang))
     for s in range(4):

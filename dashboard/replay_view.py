@@ -15,6 +15,7 @@ from analysis.game import Tile
 
 from .i18n import STRINGS, t
 from .rule_links import link_rules_html
+from .seatview_words import t as sv
 from .tiles_view import esc, notation_row, tile_html
 
 
@@ -31,6 +32,8 @@ def describe(ev: Mapping[str, Any], players: Sequence[str], lang: str) -> str:
     if kind == "hand":
         s = ev.get("starter", 0)
         return t("ev_hand", lang, name=players[s] if isinstance(s, int) and 0 <= s < 4 else s)
+    if kind == "draw" and "tile" not in ev:  # a hidden seat's draw in a seat-view log
+        return sv("ev_hidden_draw", lang)
     if kind in ("draw", "take", "return", "show", "discard"):
         return t(f"ev_{kind}", lang, tile=ev.get("tile", ""))
     if kind in ("open", "meld"):

@@ -14,10 +14,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from analysis.game import HandState, TableMeld
-from analysis.game import COLOURS, Placed, Tile
+from analysis.game import COLOURS, HIDDEN, Placed, Tile
 
 from .i18n import t as tr
 from .rule_links import link_rules_html
+from .seatview_words import t as sv
 
 COLOUR_CSS = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
 SEAT_AREA = {0: "s0", 1: "s1", 2: "s2", 3: "s3"}  # seat 0 at the bottom, play goes counter-clockwise
@@ -69,6 +70,7 @@ CSS = """
 .ist-deck{display:inline-flex;align-items:center;gap:4px}
 .ist-plain{color:inherit}
 .ist-plain .ist-rack{background:#efe6cf;box-shadow:none}
+.ist-hidden .lbl{color:#f6ecd2;align-self:center;margin-left:6px;font:12px sans-serif}
 .st-key-moves button{justify-content:flex-start;text-align:left;min-height:0;padding:2px 6px}
 .st-key-moves button>div{justify-content:flex-start;width:100%}
 .st-key-moves button p{text-align:left;font-size:13px}
@@ -225,8 +227,29 @@ def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int |
             f'data-seat="{seat}"><div class="hdr"><span class="name">{esc(name)}</span>'
             f'<span class="meta">#{seat}</span>{"".join(badges)}</div>'
             f'<div class="meta">{" · ".join(meta)}</div>'
-            f'{rack_html(state.racks[seat], okey, small=small)}'
+            f'{_rack(state, seat, okey, small, lang)}'
             f'<div class="ist-discards">{esc(tr("discards", lang))}: {pile}</div></div>')
+
+
+def hidden_rack(count: int, lang: str, *, small: bool = False, known: Iterable[Tile] = (),
+                okey: Tile | None = None) -> str:
+    """A rack nobody at the table sees (a seat-view log's other seats, issue 22; the Replay's
+    one-player view, issue 24): ``count`` tile backs and their count, after the ``known`` tiles
+    (a taken discard, a swapped okey: every seat saw them go in)."""
+    known = list(known)
+    backs = "".join('<span class="ist-tile back"></span>' for _ in range(max(0, count)))
+    faces = "".join(tile_html(x, okey, small=small) for x in sorted(known, key=sort_key))
+    words = esc(sv("hidden_tiles", lang, n=count))
+    return (f'<div class="ist-rack ist-hidden{" small" if small else ""}" title="{esc(sv("hidden_rack_title", lang))}"'
+            f' data-hidden="{count}">{faces}{backs}<span class="lbl" data-hidden-count="{count}">{words}</span></div>')
+
+
+def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str) -> str:
+    rack = state.racks[seat]
+    n = sum(1 for x in rack if x is HIDDEN)
+    if not n:
+        return rack_html(rack, okey, small=small)
+    return hidden_rack(n, lang, small=small, known=[x for x in rack if x is not HIDDEN], okey=okey)
 
 
 def table_html(state: HandState, players: Sequence[str], lang: str = "tr",

@@ -184,8 +184,29 @@ def check_logs(work: Path, seed: int, mutations: int, clean: int, files: int = 4
                 f.bad_exit += 1
                 f.note(f"errors --json printed a line that is not JSON: {ln[:200]}")
                 break
+    _views(f, work, files_, want, out, kinds, timeout)
     f.seconds += time.perf_counter() - t0
     return f
+
+
+def _views(f: Findings, work: Path, files_: list[str], want: set[str], out: Any, kinds: dict[str, str],
+           timeout: float) -> None:
+    """``istaka view`` of every file (issue 22): no traceback, and every full game that replays
+    cleanly comes out as its seat-0 view, which replays cleanly too."""
+    views = {g["game"] for g in (out or {}).get("games", []) if g.get("view") is not None}
+    made = []
+    for i, src in enumerate(files_):
+        dest = work / f"view-{i}.jsonl"
+        if run(f, ["view", src, "--seat", "0", "--out", str(dest)], (0, 1), timeout) is not None and dest.exists():
+            made.append(str(dest))
+    if not made:
+        return
+    res = _json(run(f, ["replay", "--json", *made], (0, 1), timeout))
+    got = _clean(res) if res else {}
+    for gid in sorted(want - views):
+        if got.get(gid + ".s0") is None:
+            f.games_lost += 1
+            f.note(f"view lost {gid} ({kinds.get(gid.split('~')[0])}): clean, no clean seat-0 view")
 
 
 def _rename(b: bytes, old: str, new: str) -> bytes:

@@ -30,7 +30,8 @@ _BASE: list[list[Event]] = []
 
 
 def base_games() -> list[list[Event]]:
-    """The sample's games cut to their first hand (void replays included), as event dicts."""
+    """The sample's games cut to their first hand (void replays included), as event dicts; every
+    third one also as a seat-view log of one seat (``istaka view``, issue 22)."""
     if not _BASE:
         games: dict[str, list[Event]] = {}
         with gzip.open(SAMPLE, "rt", encoding="utf-8") as fh:
@@ -44,7 +45,17 @@ def base_games() -> list[list[Event]]:
                     break
                 out.append(ev)
             _BASE.append(out)
+        _BASE.extend(seat_view(g, k % 4) for k, g in enumerate(list(_BASE)) if k % 3 == 0)
     return _BASE
+
+
+def seat_view(evs: list[Event], seat: int) -> list[Event]:
+    """A full game's events as ``seat`` saw them (analysis.game.cut, what ``istaka view`` writes)."""
+    from analysis.game.cut import cut_view
+    from analysis.game.log import read_lines
+
+    (g,) = read_lines([json.dumps(e, ensure_ascii=False) for e in evs], "base").games
+    return copy.deepcopy(cut_view(g, seat).content())
 
 
 def dumps(ev: Any) -> bytes:
@@ -292,12 +303,48 @@ def m_rules_bound(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
     return evs
 
 
+def m_view(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
+    """Seat-view logs gone wrong (issue 22): a bad or other ``view``, racks that should be hidden
+    shown or the other way round, a hidden draw with a tile, the viewer's without, a hidden seat
+    throwing a tile the viewer holds, a deck, a broken ``end.racks``."""
+    if "view" not in evs[0]:
+        gid = evs[0]["game"]
+        evs = seat_view(evs, rnd.randrange(4))
+        for ev in evs:
+            ev["game"] = gid
+    view = evs[0]["view"]
+    hand = next((i for i, e in enumerate(evs) if e["type"] == "hand"), None)
+    c = rnd.randrange(7)
+    draws = [e for e in evs if e["type"] == "draw"]
+    if c == 0 or hand is None:
+        evs[0]["view"] = rnd.choice([(view + 1) % 4, 4, -1, "0", None, 2**63, [0]])
+    elif c == 1:
+        racks = evs[hand]["racks"]
+        s = rnd.randrange(4)
+        racks[s] = None if racks[s] is not None else ["R1"] * rnd.choice([0, 14, 21, 22])
+    elif c == 2 and any(e.get("seat") != view for e in draws):
+        rnd.choice([e for e in draws if e.get("seat") != view])["tile"] = rnd.choice(["R1", "J", "K13", "R٣"])
+    elif c == 3 and any(e.get("seat") == view for e in draws):
+        rnd.choice([e for e in draws if e.get("seat") == view]).pop("tile", None)
+    elif c == 4:
+        mine = evs[hand]["racks"][view] or ["R1"]
+        hidden = [e for e in evs if e["type"] == "discard" and e.get("seat") != view]
+        if hidden:
+            rnd.choice(hidden)["tile"] = rnd.choice(mine)
+    elif c == 5:
+        evs[hand]["deck"] = rnd.choice([[], ["R1"], None])
+    else:
+        ends = [e for e in evs if e["type"] == "end"] or [evs[-1]]
+        rnd.choice(ends)["racks"] = rnd.choice([None, [], [["R1"]] * 4, [None] * 4, "x", [[1]] * 4, [["R1"] * 30] * 4])
+    return evs
+
+
 CLASSES: dict[str, Callable[[list[Event], random.Random], list[Event] | Unit]] = {
     "wrong_type": m_wrong_type, "type_field": m_type_field, "rules": m_rules, "deep": m_deep,
     "deep_unknown": m_deep_unknown, "number": m_number, "store_int": m_points, "tile": m_tile,
     "unicode": m_unicode, "date": m_date, "long_string": m_long, "invalid_utf8": m_utf8,
     "broken_line": m_broken, "lines": m_lines, "bom": m_bom, "rules_twice": m_rules_twice,
-    "rules_bound": m_rules_bound,
+    "rules_bound": m_rules_bound, "seat_view": m_view,
 }
 
 
@@ -343,7 +390,7 @@ def file_bytes(us: list[tuple[str, Unit, str]], bom: bool = False) -> bytes:
 # ---- solve --batch lines --------------------------------------------------------------------
 
 def _position(rnd: random.Random, i: int) -> dict[str, Any]:
-    g = rnd.choice(base_games())
+    g = rnd.choice([g for g in base_games() if "view" not in g[0]])  # every rack known
     hand = next(ev for ev in g if ev["type"] == "hand")
     seat = rnd.randrange(4)
     rack = list(hand["racks"][seat])[:21]

@@ -51,12 +51,27 @@ def _sample_games(n: int) -> list[list[str]]:
     return games
 
 
+def _seat_view(lines: list[str], seat: int) -> list[str]:
+    """One game's lines cut to ``seat``'s view (``istaka view``)."""
+    import io
+
+    from analysis.game import write
+    from analysis.game.cut import cut_view
+    from analysis.game.log import read_lines
+
+    (g,) = read_lines(lines, "x").games
+    buf = io.StringIO()
+    write([cut_view(g, seat)], buf)
+    return buf.getvalue().splitlines(True)
+
+
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """Four files of three self-play games each, and one with a conflicting copy of a game and
     an unreadable line: what the store must report the same way on both paths."""
     d = tmp_path_factory.mktemp("cluster-logs")
     games = _sample_games(12)
+    games[-1] = _seat_view(games[-1], 2)  # the cluster path takes seat-view logs too (issue 22)
     paths = []
     for k in range(4):
         p = d / f"part-{k}.jsonl"

@@ -13,6 +13,7 @@ import pytest
 
 from analysis.game import log
 from analysis.game import replay_game
+from analysis.game.cut import cut_view
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
 ODD = ["R1", "R7", "K13", "J", "B5", "Y12", "R6>K9", "K1>K1", "X9", "", 5, None, ["R1"], {"a": 1}]
@@ -48,6 +49,7 @@ def _mutate(ev: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_games_end_in_reported_errors_not_exceptions(seed: int) -> None:
     games = log.read_file(SAMPLE).games
+    games += [cut_view(g, k % 4) for k, g in enumerate(games[:12])]  # seat-view logs too (issue 22)
     rnd = random.Random(seed)
     broken = 0
     for _ in range(60):

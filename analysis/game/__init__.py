@@ -11,6 +11,7 @@ dashboard needs is named here; the modules are
 - :mod:`.scoring` — hand-end scores (E4-E8), totals and match points (G1-G4);
 - :mod:`.lines` — a file's lines as bytes, damage and limits;
   :mod:`.log` — the v1 log reader and writer; :mod:`.replay` — a whole game, hand by hand;
+  :mod:`.seatview` — seat-view logs (hidden racks); :mod:`.cut` — a full log as one seat's view;
 - :mod:`.procs` — worker processes for ``--jobs`` that end with their parent.
 """
 
@@ -25,11 +26,11 @@ from .scoring import (FinishInfo, ScoreLine, explain_hand, explain_state, match_
                       team_totals)
 from .state import (SEATS, HandState, IllegalMove, Opening, Penalty, TableMeld, check_conservation, evolve,
                     new_hand)
-from .tiles import (COLOURS, FACES, FALSE_OKEY, NotationError, Placed, Tile, brief, full_set, okey_of,
+from .tiles import (COLOURS, FACES, FALSE_OKEY, HIDDEN, NotationError, Placed, Tile, brief, full_set, okey_of,
                     over_copies, parse_placed, tile_value)
 
 __all__ = [
-    "COLOURS", "FACES", "FALSE_OKEY", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
+    "COLOURS", "FACES", "FALSE_OKEY", "HIDDEN", "MAX_DEPTH", "MAX_LINE_BYTES", "MAX_STRING", "PRESETS", "SEATS",
     "FileUnreadable", "FinishInfo", "GameLog", "GameResult", "HandResult", "HandState", "IllegalMove",
     "LogFormatError", "MeldError", "NotationError", "Opening", "Penalty", "Placed", "ReadError",
     "ReadResult", "Rules", "RulesError", "ScoreLine", "Step", "TableMeld", "Tile", "apply", "bounded_map", "brief",

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from .lines import Damage, named_game, open_text, parse_line, raw_lines  # noqa: F401  (open_text: bench)
 from .lines import loads as _loads  # noqa: F401  (bench/replay.py times the reader's own parser)
 from .rules import PRESETS, RulesError, resolve
+from .seatview import ViewFormatError, check_event, check_header
 from .sheet import RESULT_FIELDS, misplaced, result_problem
 from .tiles import brief
 
@@ -26,7 +27,7 @@ SEATED = {"show", "declare", "draw", "take", "return", "open", "meld", "layoff",
 END_REASONS = ("finish", "exhausted", "void")
 # canonical field order per type (LOG_FORMAT "Events"); others follow, then t
 FIELDS: dict[str, tuple[str, ...]] = {
-    "game": ("variant", "rules", "players", "hands", "started", "site"),
+    "game": ("variant", "rules", "players", "hands", "started", "site", "view"),
     "hand": ("starter", "indicator", "racks", "deck"),
     "show": ("tile",), "declare": ("what",), "draw": ("tile",), "take": ("tile",),
     "return": ("tile",), "open": ("melds", "pairs"), "meld": ("melds", "pairs"),
@@ -133,6 +134,8 @@ def _groups(x: Any) -> bool:
 
 
 _TILE_EVENTS = frozenset(("draw", "discard", "take", "return", "show"))
+_IN_CONTEXT = frozenset(("hand", "draw", "end"))  # lines whose rules depend on the game's 'view'
+
 
 
 def validate_event(ev: Any) -> dict[str, Any]:
@@ -177,8 +180,12 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
             raise LogFormatError(f"field 'sheet' must be true or false, got {brief(ev['sheet'])}", "sheet")
         try:
             resolve(ev["variant"], ev.get("rules"))
+            if "view" in ev:
+                check_header(ev)  # a seat-view log (analysis.game.seatview)
         except RulesError as e:
             raise LogFormatError(str(e), "variant" if ev["variant"] not in PRESETS else "rules") from None
+        except ViewFormatError as e:
+            raise LogFormatError(str(e), e.field) from None
         return ev
     _need(ev, "hand", lambda x: _is_int(x) and x >= 1, "a hand number >= 1")
     if kind in SEATED:
@@ -186,12 +193,15 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
     if kind == "hand":
         _need(ev, "starter", lambda x: _is_int(x) and 0 <= x <= 3, "a seat 0-3")
         _need(ev, "indicator", lambda x: isinstance(x, str), "a tile")
-        _need(ev, "racks", lambda x: isinstance(x, list) and len(x) == 4 and all(_tile_list(r) for r in x),
-              "4 lists of tiles")
+        # null: a hidden seat of a seat-view log; which seats may be null is checked against the
+        # game's header (seatview.check_event)
+        _need(ev, "racks", lambda x: isinstance(x, list) and len(x) == 4
+              and all(r is None or _tile_list(r) for r in x), "4 lists of tiles")
         if "deck" in ev:
             _need(ev, "deck", _tile_list, "a list of tiles")
     elif kind in ("show", "draw", "take", "return", "discard"):
-        _need(ev, "tile", lambda x: isinstance(x, str), "a tile")
+        if kind != "draw" or "tile" in ev:  # a hidden seat's draw has none (seatview.check_event)
+            _need(ev, "tile", lambda x: isinstance(x, str), "a tile")
     elif kind == "declare":
         _need(ev, "what", lambda x: isinstance(x, str), "a string")
     elif kind in ("open", "meld"):
@@ -336,6 +346,13 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
         wrong = misplaced(g.header, ev)  # score sheets hold results, full logs none
         if wrong is not None:
             fail(g, ReadError(file, n, gid, wrong, "type", "G1"))
+        if ev["type"] in _IN_CONTEXT:
+            try:
+                check_event(g.header, ev)  # full log or seat view: what the header allows
+            except ViewFormatError as e:
+                charge(gid, ReadError(file, n, gid, str(e), e.field))
+                last_game = gid
+                continue
         last_game = gid
         if g.hands_seen < 0:
             continue  # past a limit below: its events are no longer kept

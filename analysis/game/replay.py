@@ -15,6 +15,7 @@ from .engine import apply
 from .log import GameLog, ReadError, read_file
 from .rules import Rules, RulesError, resolve
 from .scoring import match_points
+from .seatview import apply_view, new_view_hand, settle_scores
 from .sheet import score_sheet
 from .state import HandState, IllegalMove, Penalty, evolve, new_hand
 from .tiles import PARSED, NotationError, Tile
@@ -72,6 +73,12 @@ class GameResult:
     error: dict[str, Any] | None = None  # a game-level refusal (unknown preset or option)
 
     @property
+    def view(self) -> int | None:
+        """The seat a seat-view log was recorded by (None: a full log, every rack known)."""
+        v = self.header.get("view")
+        return v if isinstance(v, int) else None
+
+    @property
     def valid(self) -> bool:
         return self.error is None and all(h.valid for h in self.hands)
 
@@ -107,6 +114,8 @@ class GameResult:
         }
         if self.header.get("sheet") is True:
             d["sheet"] = True  # a score-sheet log (analysis.game.sheet)
+        if self.view is not None:
+            d["view"] = self.view
         if self.rules is not None and self.rules.esli:
             d["team_totals"] = [self.totals[0] + self.totals[2], self.totals[1] + self.totals[3]]
         return d
@@ -131,6 +140,8 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
                                 h.error, h.mismatches, recorded_end=h.recorded_end, openings=h.openings)
                      for h in score_sheet(rules, g.events)]
         return res
+    view = res.view
+    step = apply if view is None else apply_view  # a seat-view log hides three racks (seatview)
     hand: HandResult | None = None
     state: HandState | None = None
     prev_hand: HandResult | None = None
@@ -139,13 +150,13 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
         kind = ev["type"]
         if kind == "hand":
             if hand is not None:
-                _close(hand, state)
+                _close(hand, state, view)
                 prev_hand, prev_starter = hand, (state.starter if state else None)
             hand = HandResult(ev["hand"], line)
             res.hands.append(hand)
             state = None
             try:
-                state = _start_hand(rules, ev, prev_hand, prev_starter)
+                state = _start_hand(rules, ev, prev_hand, prev_starter, view)
             except IllegalMove as e:
                 hand.result, hand.error = "invalid", _error(line, e)
                 continue
@@ -171,7 +182,7 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
         if state is None or hand.error is not None:
             continue
         try:
-            new = apply(state, ev)
+            new = step(state, ev)
         except IllegalMove as e:
             hand.result, hand.error = "invalid", _error(line, e)
             continue
@@ -196,14 +207,15 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
                 hand.steps[-1] = Step(line, ev, new)
         state = new
     if hand is not None:
-        _close(hand, state)
+        _close(hand, state, view)
     if any(h.recorded_penalties for h in res.hands):
         for h in res.hands:
             _compare_penalties(h)
     return res
 
 
-def _start_hand(rules: Rules, ev: dict[str, Any], prev: HandResult | None, prev_starter: int | None) -> HandState:
+def _start_hand(rules: Rules, ev: dict[str, Any], prev: HandResult | None, prev_starter: int | None,
+                view: int | None = None) -> HandState:
     n = ev["hand"]
     if prev is None:
         if n != 1:
@@ -220,6 +232,8 @@ def _start_hand(rules: Rules, ev: dict[str, Any], prev: HandResult | None, prev_
                                   f"the seat after the last starter, got {ev['starter']}", "D2")
     try:
         ind = Tile.parse(ev["indicator"])
+        if view is not None:
+            return new_view_hand(rules, n, ev["starter"], ind, _tiles(ev["racks"][view]), view)
         racks = [_tiles(r) for r in ev["racks"]]
         deck = _tiles(ev["deck"]) if "deck" in ev else None
     except NotationError as e:
@@ -236,7 +250,7 @@ def _tiles(texts: list[str]) -> list[Tile]:
         return [Tile.parse(t) for t in texts]
 
 
-def _close(hand: HandResult, state: HandState | None) -> None:
+def _close(hand: HandResult, state: HandState | None, view: int | None = None) -> None:
     """Settle a hand's result and compare it with what the log recorded."""
     if state is not None:
         hand.penalties = list(state.penalties)
@@ -251,6 +265,11 @@ def _close(hand: HandResult, state: HandState | None) -> None:
     if hand.result == "void":
         hand.penalties = []  # E3: nobody is scored
     rec = hand.recorded_end
+    if view is not None and state is not None and hand.result in ("finish", "exhausted"):
+        hand.scores, notes, final = settle_scores(state, rec)  # hidden racks: end.racks, else end.scores
+        hand.mismatches.extend(notes)
+        if hand.steps and hand.steps[-1].state is state:  # the replayer shows the settled scores
+            hand.steps[-1] = Step(hand.steps[-1].line, hand.steps[-1].event, final)
     if rec is not None:
         if rec["reason"] != hand.result:
             hand.mismatches.append({"kind": "result", "line": rec["line"], "recorded": rec["reason"],

@@ -107,6 +107,7 @@ class HandState:
     finish_kinds: tuple[str, ...] = ()
     scores: tuple[int, ...] | None = None
     last_event: Mapping[str, Any] | None = None
+    view: int | None = None  # a seat-view log's seat; the other racks hold HIDDEN tiles (seatview)
 
     # ---- derived views -------------------------------------------------------------------
     @property

@@ -110,6 +110,12 @@ _TILES = {(c, n): Tile(c, n) for c in COLOURS for n in range(1, 14)}
 FACES: tuple[Tile, ...] = tuple(_TILES[(c, n)] for c in COLOURS for n in range(1, 14))
 # the tile of each canonical text, shared by the reader and the engine (a dict hit beats parsing)
 PARSED: dict[str, Tile] = {str(t): t for t in FACES} | {JOKER: FALSE_OKEY}
+# a tile nobody but its holder saw (a seat-view log's hidden racks, analysis.game.seatview): never
+# parsed from a log, worth nothing; interned like every tile so that pickling rebuilds it
+HIDDEN: Tile = object.__new__(Tile)
+object.__setattr__(HIDDEN, "colour", "?")
+object.__setattr__(HIDDEN, "number", 0)
+_INTERNED[("?", 0)] = HIDDEN
 
 
 def tile(text: str) -> Tile:

@@ -31,7 +31,7 @@ from analysis.evaluate import Candidate, Evaluation, best, candidates, evaluate,
 from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
-from .grade import review_hand, split_turns
+from .grade import graded_seats, review_hand, split_turns
 from .model import (
     CATEGORY_KIND,
     DEEP_BUDGET,
@@ -260,13 +260,14 @@ def _relabel(d: Decision) -> None:
 
 
 def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEEP_BUDGET,
-                     progress: Callable[[], None] | None = None) -> HandReview:
-    """One replayed hand (with its steps): the quick pass, then every decision in expected points."""
-    out = review_hand(hr, ord)
+                     progress: Callable[[], None] | None = None, seats: frozenset[int] | None = None) -> HandReview:
+    """One replayed hand (with its steps): the quick pass, then every decision in expected points.
+    ``game`` seeds the sampled worlds; ``seats``: only these seats' turns (grade.graded_seats)."""
+    out = review_hand(hr, ord, seats)
     steps = hr.steps
     if not steps:
         return out
-    turns = split_turns(steps)
+    turns = [tn for tn in split_turns(steps) if seats is None or tn.seat in seats]
     held = _taken_held(steps)
     for d, tn in zip(out.decisions, turns):
         seat = tn.seat
@@ -294,7 +295,13 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
     ``progress(done, total)`` is called after each turn."""
     gr = GameReview(res.game, res.variant, list(res.players) + [f"#{i}" for i in range(len(res.players), 4)],
                     version=DEEP_VERSION, depth="deep")
-    total = sum(len(split_turns(hr.steps)) for hr in res.hands if hr.steps)
+    seats = graded_seats(res)
+    total = sum(sum(1 for tn in split_turns(hr.steps) if seats is None or tn.seat in seats)
+                for hr in res.hands if hr.steps)
+    # a seat view cut from a full log (istaka view) samples the full game's worlds: the same seed
+    # gives its seat the same grades (issue 22)
+    of = res.header.get("of") if res.view is not None else None
+    seed = of if isinstance(of, str) and of else res.game
     done = [0]
 
     def tick() -> None:
@@ -304,7 +311,7 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
 
     for i, hr in enumerate(res.hands, 1):
         if hr.steps:
-            gr.hands.append(deep_review_hand(res.game, hr, i, budget=budget, progress=tick))
+            gr.hands.append(deep_review_hand(seed, hr, i, budget=budget, progress=tick, seats=seats))
     return gr
 
 

@@ -144,8 +144,15 @@ class _Missed:
     gap: int = 0  # an opened seat's exposure left above its best turn at the end of its last turn
 
 
-def review_hand(hr: HandResult, ord: int) -> HandReview:
-    """Every turn of every seat in one replayed hand (with its steps), graded."""
+def graded_seats(res: GameResult) -> frozenset[int] | None:
+    """The seats whose decisions a review grades: a seat-view log's viewing seat only (the others'
+    racks are hidden; they are shown, never graded, issue 22), else all (None)."""
+    return None if res.view is None else frozenset((res.view,))
+
+
+def review_hand(hr: HandResult, ord: int, seats: frozenset[int] | None = None) -> HandReview:
+    """Every turn of every seat in one replayed hand (with its steps), graded; ``seats``: only
+    these seats' turns (see :func:`graded_seats`)."""
     out = HandReview(ord, hr.hand, hr.result)
     steps = hr.steps
     if not steps:
@@ -154,6 +161,8 @@ def review_hand(hr: HandResult, ord: int) -> HandReview:
     per_seat_turn: dict[int, list[Decision]] = {s: [] for s in range(4)}
     missed = {s: _Missed(steps[0].state.rules.unopened_penalty) for s in range(4)}
     for n, tn in enumerate(turns):
+        if seats is not None and tn.seat not in seats:
+            continue
         d = _review_turn(steps, tn, ord, hr.hand, n, missed[tn.seat])
         out.decisions.append(d)
         per_seat_turn[d.seat].append(d)
@@ -379,9 +388,10 @@ def _missed_take_finish(steps: Sequence[Step], tn: _Turn, seat: int, draw_best: 
 def review_game(res: GameResult) -> GameReview:
     """Every hand of a replayed game (``replay_game(..., keep_steps=True)``), graded."""
     gr = GameReview(res.game, res.variant, list(res.players) + [f"#{i}" for i in range(len(res.players), 4)])
+    seats = graded_seats(res)
     for i, hr in enumerate(res.hands, 1):
         if hr.steps:
-            gr.hands.append(review_hand(hr, i))
+            gr.hands.append(review_hand(hr, i, seats))
     return gr
 
 

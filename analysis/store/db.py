@@ -141,6 +141,11 @@ CREATE TABLE review_choices (
 ALTER TABLE games ADD COLUMN sheet BOOLEAN DEFAULT false;
 UPDATE games SET sheet = coalesce(json_extract(header_extra, '$.sheet')::VARCHAR = 'true', false);
 """),
+    (7, "seat-view logs: the seat a game was recorded by (NULL: a full log, every rack known)", """
+ALTER TABLE games ADD COLUMN view_seat TINYINT;  -- the header's 'view', which also stays in header_extra
+UPDATE games SET view_seat = TRY_CAST(json_extract(header_extra, '$.view') AS TINYINT)
+    WHERE header_extra IS NOT NULL;
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index

@@ -106,7 +106,7 @@ def game_info(con: Con, game: str) -> dict[str, Any] | None:
     rows = con.execute("""
         SELECT g.game, g.variant, g.rules, g.rule_overrides, g.site, g.started, g.started_text,
                g.hands_planned, g.hands_played, g.valid, g.agrees, g.totals, g.match_points, g.winner,
-               g.error_line, g.error_rule, g.error_message, g.file, g.line, g.players
+               g.error_line, g.error_rule, g.error_message, g.file, g.line, g.players, g.view_seat
         FROM games g WHERE g.game = ?""", [game]).fetchall()
     if not rows:
         return None
@@ -116,7 +116,8 @@ def game_info(con: Con, game: str) -> dict[str, Any] | None:
             "started_text": r[6], "hands": r[7], "hands_played": r[8], "valid": r[9], "agrees": r[10],
             "totals": r[11], "match_points": r[12], "winner": r[13],
             "error": {"line": r[14], "rule": r[15], "message": r[16]} if r[16] else None,
-            "file": r[17], "line": r[18], "players": r[19]}
+            "file": r[17], "line": r[18], "players": r[19],
+            "view": None if r[20] is None else int(r[20])}  # a seat-view log's seat (issue 22)
 
 
 def _gid(con: Con, game: str) -> int | None:

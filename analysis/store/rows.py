@@ -97,7 +97,7 @@ def game_rows(g: GameLog, res: GameResult, checksum: str) -> GameRows:
               err["line"] if err else None, err.get("rule") if err else None, err["message"] if err else None,
               totals, mp, winner, g.file, g.line,
               json.dumps(extra, ensure_ascii=False) if extra else None, players,
-              sum(1 for hr in res.hands if hr.result != "void"), h.get("sheet") is True)]
+              sum(1 for hr in res.hands if hr.result != "void"), h.get("sheet") is True, res.view)]
     seats = [(g.id, s, players[s]) for s in range(4)]
     hands, hand_seats, pens, opens, mism = [], [], [], [], []
     starts: list[tuple[int, int]] = []  # (line, ord)
@@ -162,7 +162,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("game", "checksum", "variant", "rules", "rule_overrides", "site", "started", "started_text",
               "hands_planned", "hands_played", "valid", "agrees", "error_line", "error_rule",
               "error_message", "totals", "match_points", "winner", "file", "line", "header_extra", "players",
-              "hands_counted", "sheet"),
+              "hands_counted", "sheet", "view_seat"),
     "seats": ("game", "seat", "player"),
     "hands": ("game", "ord", "hand", "line", "starter", "indicator", "result", "finisher", "finish_kinds",
               "scores", "penalty_totals", "totals", "error_line", "error_rule", "error_message",
@@ -185,7 +185,8 @@ def _arrow_types() -> dict[str, Any]:
     lls = pa.list_(ls)
     kinds: dict[Any, tuple[str, ...]] = {
         i: ("seq", "line", "ord", "hand", "seat", "starter", "finisher", "points", "value", "threshold",
-            "meld", "hands_planned", "hands_played", "hands_counted", "error_line", "score", "penalties", "total"),
+            "meld", "hands_planned", "hands_played", "hands_counted", "error_line", "score", "penalties", "total",
+            "view_seat"),
         b: ("valid", "agrees", "opened", "finished", "sheet"),
         pa.float64(): ("t",),
         pa.timestamp("us"): ("started",),
@@ -202,7 +203,7 @@ _TYPES: dict[str, Any] = {}
 Tables = dict[str, Any]  # table name -> pyarrow.Table in COLUMNS order
 
 # the store's integer columns narrower than INTEGER (db.MIGRATIONS); every other one is INTEGER
-_NARROW = {"seat": 8, "starter": 8, "finisher": 8, "ord": 16, "hand": 16}
+_NARROW = {"seat": 8, "starter": 8, "finisher": 8, "ord": 16, "hand": 16, "view_seat": 8}
 _INT64 = (-(2**63), 2**63 - 1)
 
 

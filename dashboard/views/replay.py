@@ -26,6 +26,7 @@ from dashboard.replay_view import (
     score_rows,
     suggestion_html,
 )
+from dashboard.seatview_words import t as sv
 from dashboard.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
@@ -60,6 +61,9 @@ if rp is None or rp.result.error is not None or not rp.result.hands:
 players = rp.players
 game_rules_ = rp.result.rules
 st.caption(game_rules.rules_markdown(game_rules_, lang))  # the preset and what this log overrides
+viewer = rp.result.view  # a seat-view log: the other racks are tile backs, only this seat is graded
+if viewer is not None:
+    st.info(md_text(sv("view_of", lang, name=players[viewer], seat=viewer)))
 hands = rp.hand_numbers()
 url_state.scoped(str(game), "hand", "step")
 url_state.seed("hand", url_state.one_of(hands))
@@ -187,6 +191,8 @@ turn = rp.turn_at(int(hand_no), step)
 st.subheader(t("suggestions", lang))
 if turn is None or state.over and turn.end < step:
     st.caption(t("none", lang))
+elif viewer is not None and turn.seat != viewer:  # a hidden rack: nothing to suggest from
+    st.caption(md_text(sv("hidden_turn", lang, name=players[turn.seat], viewer=players[viewer])))
 else:
     start_state = steps[turn.start].state
     seat = turn.seat
@@ -210,7 +216,7 @@ else:
                 st.markdown(f"- {md_text(line)}")
             _ = done
 
-if turn is not None and not state.over:  # the chance to open, from the seat's own view
+if turn is not None and not state.over and (viewer is None or turn.seat == viewer):  # the seat's own view
     ch = rv.chance(str(game), int(hand_no), turn.start, steps[turn.start].state, turn.seat)
     if ch is not None and ch.get("now"):
         st.markdown(f"**{md_text(rv.t('chance_now', lang, name=players[turn.seat]))}**")
@@ -219,8 +225,9 @@ if turn is not None and not state.over:  # the chance to open, from the seat's o
         st.markdown("".join(f"- {md_text(x)}\n" for x in rv.chance_lines(ch, lang)))
 
 # the evaluator's top three for the seat to move (issue 15): the stored deep review's, else evaluated now
-deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, step, state, players, lang,
-                       [s.event for s in steps[step + 1: step + 13]])
+if viewer is None or state.turn == viewer:
+    deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, step, state, players, lang,
+                           [s.event for s in steps[step + 1: step + 13]])
 
 if autoplay and step < last:
     time.sleep(0.9)

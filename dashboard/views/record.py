@@ -1,0 +1,316 @@
+"""Kayıt / Record: enter a hand as it is played, one or two taps a turn (issue 22).
+
+The table (preset, players, your seat or "all racks"), then the deal (gösterge and rack on the
+4×13 picker, or typed), then each turn: the tile drawn (a tap) or "drew" / "took" for a hidden
+seat, the tile discarded (a tap), an opening or lay-off built on the picker. Every entry is
+checked by the engine (:class:`analysis.game.record.Recording`), a refusal shown with its rule;
+the recording is written to a file at every click (``?rec=ID`` picks it up after a reload); a
+finished hand is saved to the store and reviewed, one click from Replay and Review.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from analysis.game import COLOURS, PRESETS, Tile
+from analysis.game.record import Recording, RecordError, parse_groups
+from dashboard import data, recordings, url_state
+from dashboard.i18n import t as tm
+from dashboard.record_words import t
+from dashboard.rule_links import link_rules
+from dashboard.replay_view import describe
+from dashboard.tiles_view import esc, md_text, rack_html, table_html, tile_html
+
+lang = data.lang()
+DB = data.db_file()
+st.title(t("rec_title", lang))
+st.caption(t("rec_intro", lang))
+LABEL = {"R": "red", "Y": "orange", "B": "blue", "K": "gray"}
+MSG = "_rec_msg"
+
+
+def _say(kind: str, text: str) -> None:
+    st.session_state[MSG] = (kind, text)
+
+
+def _rec() -> Recording | None:
+    rid = st.query_params.get("rec")
+    return recordings.load(DB, rid) if rid else None
+
+
+def _change(fn: Any, *args: Any) -> None:
+    """Load the recording, apply ``fn``, store it at once; a refusal is shown with its rule."""
+    rec = _rec()
+    if rec is None:
+        return
+    try:
+        fn(rec, *args)
+    except RecordError as e:
+        _say("error", t("rec_refused", lang, msg=str(e)))
+        return
+    recordings.save(DB, rec)
+
+
+# ---- the table ---------------------------------------------------------------------------------
+
+
+def _start() -> None:
+    s = st.session_state
+    view = s.get("rec_seat_in", 0)
+    rules = {"esli": True} if s.get("rec_esli_in") else None
+    rid = recordings.new_id(DB)
+    rec = Recording(rid, variant=s.get("rec_preset_in", "101"), rules=rules,
+                    players=[(s.get(f"rec_p{k}") or f"#{k}").strip() or f"#{k}" for k in range(4)],
+                    view=None if view == "all" else int(view), starter=int(s.get("rec_starter_in", 0)))
+    from datetime import UTC, datetime
+
+    rec.started = datetime.now(UTC).replace(microsecond=0).isoformat()
+    recordings.save(DB, rec)
+    st.query_params["rec"] = rid
+    s["rec_target"] = rec.view if rec.view is not None else rec.starter
+
+
+rec = _rec()
+if rec is None:
+    asked = st.query_params.get("rec")
+    if asked:
+        st.warning(t("rec_no_rec", lang, id=md_text(asked)))
+    c = st.columns(4)
+    c[0].selectbox(t("rec_preset", lang), list(PRESETS), key="rec_preset_in")
+    c[1].selectbox(t("rec_seat", lang), [0, 1, 2, 3, "all"], key="rec_seat_in",
+                   format_func=lambda x: t("rec_all", lang) if x == "all" else str(x))
+    c[2].selectbox(t("rec_starter", lang), [0, 1, 2, 3], key="rec_starter_in")
+    c[3].toggle(t("rec_esli", lang), key="rec_esli_in")
+    p = st.columns(4)
+    for k in range(4):
+        p[k].text_input(t("rec_player", lang, seat=k), key=f"rec_p{k}", value=["Ben", "Sağ", "Karşı", "Sol"][k]
+                        if lang == "tr" else ["Me", "Right", "Across", "Left"][k])
+    st.button(t("rec_start", lang), key="rec_start", on_click=_start, type="primary")
+    open_ = recordings.in_progress(DB)
+    if open_:
+        st.subheader(t("rec_open", lang))
+        for rid in open_[:10]:
+            st.page_link(data.PAGE_REF.get("record", "views/record.py"), label=t("rec_resume", lang, id=rid),
+                         query_params={"rec": rid, "lang": lang})
+    st.stop()
+
+url_state.keep(rec=rec.id)
+names = rec.players
+if MSG in st.session_state:
+    kind, text = st.session_state.pop(MSG)
+    getattr(st, kind)(link_rules(md_text(text), lang))
+
+
+def _undo(r: Recording) -> None:
+    done = r.undo()
+    if done is not None:
+        _say("info", t("rec_undone", lang, what=describe(done, names, lang) if done.get("type") != "hand"
+                       else t("rec_deal", lang)))
+
+
+def _picker(on_tap: Any, key: str, jokers: bool = True) -> None:
+    """The 4×13 tile picker (and the false okey): one tap calls ``on_tap(tile)``."""
+    for colour in COLOURS:
+        with st.container(key=f"picker_{colour}"):
+            cols = st.columns(14)
+        for n in range(1, 14):
+            cols[n - 1].button(f":{LABEL[colour]}[**{n}**]", key=f"{key}_{colour}{n}", on_click=on_tap,
+                               args=(f"{colour}{n}",), width="stretch")
+        if colour == "R" and jokers:
+            cols[13].button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch")
+
+
+# ---- the deal ------------------------------------------------------------------------------------
+
+if not rec.dealt:
+    st.subheader(t("rec_deal", lang))
+    rules = PRESETS[rec.variant]
+    known = [rec.view] if rec.view is not None else [0, 1, 2, 3]
+    target = st.session_state.get("rec_target", known[0])
+    if target not in known:
+        target = known[0]
+    if rec.view is None:
+        target = st.segmented_control(t("rec_rack_of", lang), known, key="rec_target", default=target,
+                                      format_func=lambda s: f"{s}: {names[s]}") or known[0]
+
+    def _tap(tile: str) -> None:
+        def go(r: Recording, tile: str) -> None:
+            if r.indicator is None:
+                if tile == "J":
+                    raise RecordError("a false okey cannot be the gösterge", "T2")
+                r.indicator = tile
+            else:
+                r.racks[st.session_state.get("rec_target", target)].append(tile)
+        _change(go, tile)
+
+    def _drop(r: Recording) -> None:
+        rack = r.racks[st.session_state.get("rec_target", target)]
+        if rack:
+            rack.pop()
+        else:
+            r.indicator = None
+
+    def _typed(r: Recording) -> None:
+        text = st.session_state.get("rec_typed_in", "")
+        tiles = [x.upper() for x in text.replace(",", " ").split()]
+        for x in tiles:
+            try:
+                Tile.parse(x)
+            except ValueError as e:
+                raise RecordError(str(e).rsplit(" [", 1)[0], "T1") from None
+        r.racks[st.session_state.get("rec_target", target)] = tiles
+        st.session_state["rec_typed_in"] = ""
+
+    want = rules.dealt_starter if target == rec.starter else rules.deal
+    if rec.indicator is None:
+        st.markdown(f"**{esc(t('rec_pick_indicator', lang))}**")
+    else:
+        ind = Tile.parse(rec.indicator)
+        st.markdown(f'<div class="ist-plain" data-testid="rec-deal">{esc(t("rec_indicator", lang, tile=""))}'
+                    f'{tile_html(ind)} · {esc(t("rec_pick_rack", lang, name=names[target], n=len(rec.racks[target]), want=want))}'
+                    f'{rack_html([Tile.parse(x) for x in rec.racks[target]])}</div>', unsafe_allow_html=True)
+    _picker(_tap, "pk")
+    b = st.columns([1, 2, 1, 1, 1])
+    b[0].button(t("rec_drop", lang), key="rec_drop", on_click=_change, args=(_drop,))
+    b[1].text_input(t("rec_typed", lang), key="rec_typed_in", label_visibility="collapsed",
+                    placeholder=t("rec_typed", lang))
+    b[2].button(t("rec_apply", lang), key="rec_apply", on_click=_change, args=(_typed,))
+    b[3].button(t("rec_deal_done", lang), key="rec_deal_done", on_click=_change, args=(Recording.deal,),
+                type="primary")
+    b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    st.stop()
+
+# ---- the hand ------------------------------------------------------------------------------------
+
+hr = rec.replay()
+state = hr.steps[-1].state
+st.markdown(table_html(state, names, lang), unsafe_allow_html=True)
+st.caption(t("rec_events", lang, n=len(rec.events)))
+seat = state.turn
+known_rack = rec.view is None or seat == rec.view
+
+
+def _add(event: dict[str, Any]) -> None:
+    _change(Recording.add, event)
+
+
+if state.over:
+    res = str(state.result)
+    words = tm("result_finish", lang, name=names[state.finisher]) if state.finisher is not None else tm(
+        f"result_{res}", lang)
+    st.success(t("rec_over", lang, result=md_text(words)))
+    st.markdown(f"**{esc(t('rec_scores', lang))}**")
+    computed = list(hr.scores)
+    sc = st.columns(4)
+    for s in range(4):
+        sc[s].number_input(t("rec_score_of", lang, name=names[s]), key=f"rec_score_{s}", step=1,
+                           value=int(rec.scores[s]) if rec.scores else int(computed[s]))
+
+    def _save(r: Recording) -> None:
+        r.scores = [int(st.session_state.get(f"rec_score_{s}", computed[s])) for s in range(4)]
+        out = recordings.finish(DB, r)
+        _say("success", t("rec_saved", lang, id=r.id) + f" ({out['annotated']})")
+        st.session_state["_rec_saved"] = r.id
+
+    c = st.columns(4)
+    c[0].button(t("rec_save", lang), key="rec_save", on_click=_change, args=(_save,), type="primary")
+    c[1].download_button(t("rec_download", lang), recordings.log_text(rec), file_name=f"{rec.id}.jsonl",
+                         mime="application/jsonl", key="rec_dl")
+    if st.session_state.get("_rec_saved") == rec.id or rec.id in data.game_ids():
+        c[2].page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("rec_to_replay", lang),
+                       query_params={"game": rec.id, "lang": lang})
+        c[3].page_link(data.PAGE_REF.get("review", "views/review.py"), label=t("rec_to_review", lang),
+                       query_params={"game": rec.id, "lang": lang})
+    st.button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    st.stop()
+
+phase = "draw" if state.phase == "draw" else "play"
+st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}"><b>'
+            f'{esc(t("rec_turn", lang, name=names[seat], seat=seat, what=t("rec_draw_or_take" if phase == "draw" else "rec_place_or_discard", lang)))}'
+            f'</b></div>', unsafe_allow_html=True)
+prev = (seat - 1) % 4
+top = state.discards[prev][-1] if state.takeable == prev and state.discards[prev] else None
+if state.rules.gosterge and not state.started[seat] and not state.shown[seat]:  # O7, before the first draw
+    st.button(t("rec_show", lang), key="rec_show", on_click=_add,
+              args=({"type": "show", "seat": seat, "tile": str(state.indicator)},))
+
+if phase == "draw":
+    b = st.columns(4)
+    if not known_rack:
+        b[0].button(t("rec_drew", lang), key="rec_drew", on_click=_add, args=({"type": "draw", "seat": seat},),
+                    type="primary")
+    if top is not None:
+        b[1].button(t("rec_took", lang, tile=str(top)), key="rec_took", on_click=_add,
+                    args=({"type": "take", "seat": seat, "tile": str(top)},))
+    b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    if known_rack:
+        st.markdown(f"**{esc(t('rec_tap_draw', lang))}**")
+        _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), "pd")
+    st.stop()
+
+# play: a tap discards, or builds a per / çift
+mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard",
+                            format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
+
+
+def _tap_play(tile: str) -> None:
+    if st.session_state.get("rec_mode", "discard") == "build":
+        cur = st.session_state.get("rec_build_in", "").rstrip()
+        st.session_state["rec_build_in"] = (cur + " " + tile).strip()
+    else:
+        _add({"type": "discard", "seat": seat, "tile": tile})
+
+
+def _place(kind: str, field: str) -> None:
+    def go(r: Recording) -> None:
+        groups = parse_groups(st.session_state.get("rec_build_in", ""))
+        r.add({"type": kind, "seat": seat, field: groups})
+        st.session_state["rec_build_in"] = ""
+    _change(go)
+
+
+def _layoff(kind: str) -> None:
+    def go(r: Recording) -> None:
+        groups = parse_groups(st.session_state.get("rec_build_in", ""))
+        r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on", 0)),
+               "tiles": [x for g in groups for x in g]})
+        st.session_state["rec_build_in"] = ""
+    _change(go)
+
+
+def _next_group() -> None:
+    st.session_state["rec_build_in"] = st.session_state.get("rec_build_in", "").rstrip() + " |"
+
+
+def _clear() -> None:
+    st.session_state["rec_build_in"] = ""
+
+
+st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
+_picker(_tap_play, "pp")
+b = st.columns(4)
+if top is None and state.took is not None:
+    b[0].button(t("rec_return", lang, tile=str(state.took)), key="rec_return", on_click=_add,
+                args=({"type": "return", "seat": seat, "tile": str(state.took)},))
+if state.turn_base is not None:
+    b[1].button(t("rec_takeback", lang), key="rec_takeback", on_click=_add,
+                args=({"type": "takeback", "seat": seat},))
+b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+if mode == "build":
+    st.text_input(t("rec_build_text", lang), key="rec_build_in")
+    c = st.columns(6)
+    c[0].button(t("rec_next_group", lang), key="rec_next_group", on_click=_next_group)
+    opened = state.opened[seat] is not None
+    c[1].button(t("rec_open_melds" if not opened else "rec_meld", lang), key="rec_melds",
+                on_click=_place, args=("open" if not opened else "meld", "melds"), type="primary")
+    c[2].button(t("rec_open_pairs" if not opened else "rec_pairs", lang), key="rec_pairs",
+                on_click=_place, args=("open" if not opened else "meld", "pairs"))
+    melds = [m for m in state.table if m is not None]
+    if melds:
+        c[3].selectbox(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
+                       format_func=lambda i: f"#{i}: {state.table[i]}")
+        c[4].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
+        c[5].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
+    st.button(t("rec_clear", lang), key="rec_clear", on_click=_clear)

@@ -1,0 +1,119 @@
+"""AppTests of the recorder "Kayıt / Record" (issue 22), step by step: the table, the deal on the
+picker and typed, hidden seats' "drew", taps for draws and discards, an opening built on the
+picker, a refusal with its rule (T1), undo, a reload mid-hand (the recording is stored), the
+finished hand saved to the store as a seat-view log and reviewed for its seat, the links to
+Replay and Review."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import apptest_helpers as ui
+import pytest
+import seatview_cases as SC
+from streamlit.testing.v1 import AppTest
+
+from analysis import store
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    p = tmp_path / "rec.duckdb"
+    store.connect(p, seed=False).close()
+    monkeypatch.setenv("ISTAKA_DB", str(p))
+    return p
+
+
+def _open(**params: str) -> AppTest:
+    return ui.open_page(AppTest.from_file(APP, default_timeout=90), "record", **params)
+
+
+def _click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    return ui.ok(at)
+
+
+def _turn(at: AppTest) -> tuple[int, str]:
+    m = re.search(r'data-testid="rec-turn" data-seat="(\d)" data-phase="(\w+)"', ui.html(at))
+    assert m, "no turn line"
+    return int(m.group(1)), m.group(2)
+
+
+def _build(at: AppTest, text: str, button: str) -> AppTest:
+    at.segmented_control(key="rec_mode").set_value("build").run()
+    at.text_input(key="rec_build_in").input(text).run()
+    _click(at, button)
+    at.segmented_control(key="rec_mode").set_value("discard").run()
+    return ui.ok(at)
+
+
+def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_review(db: Path) -> None:
+    at = _open(lang="tr")
+    assert at.button(key="rec_start") is not None
+    _click(at, "rec_start")
+    rid = at.query_params["rec"]
+    rid = rid[0] if isinstance(rid, list) else rid
+    assert rid.startswith("kayit-") and (db.parent / "recordings" / f"{rid}.json").exists()
+    # the deal: the gösterge by a tap, a false okey refused as gösterge (T2), the rack typed
+    _click(at, "pk_J")
+    assert any("[T2]" in e.value or "T2" in e.value for e in at.error)
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A[:-1])).run()
+    _click(at, "rec_apply")
+    _click(at, "pk_Y9")  # the 22nd tile by a tap
+    assert "22/22" in ui.html(at)
+    _click(at, "rec_deal_done")
+    assert not at.error and _turn(at) == (0, "play")
+    # seat 0 (me, the starter) throws Y9; seat 1 drew, opens with 101, throws K13
+    _click(at, "pp_Y9")
+    assert _turn(at) == (1, "draw")
+    _click(at, "rec_drew")
+    _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
+    _click(at, "pp_K13")
+    for s, tile in ((2, "K12"), (3, "K13")):
+        assert _turn(at) == (s, "draw")
+        _click(at, "rec_drew")
+        _click(at, f"pp_{tile}")
+    # my draw: K13 is refused (both copies lie face up, T1); Y1 is taken; undo; Y1 again
+    assert _turn(at) == (0, "draw")
+    _click(at, "pd_K13")
+    assert any("T1" in e.value for e in at.error)
+    _click(at, "pd_Y1")
+    assert _turn(at) == (0, "play")
+    _click(at, "rec_undo")
+    assert _turn(at) == (0, "draw")
+    _click(at, "pd_Y1")
+    # a reload mid-hand: a new session on the same URL goes on where it was
+    at = _open(lang="tr", rec=rid)
+    assert _turn(at) == (0, "play") and "9 hamle" in ui.html(at) + "".join(c.value for c in at.caption)
+    _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
+    _click(at, "pp_Y1")  # the last tile: a finish (E1)
+    assert any("bitti" in s.value for s in at.success)
+    at.number_input(key="rec_score_1").set_value(45).run()
+    _click(at, "rec_save")
+    assert any(rid in s.value for s in at.success)
+    pages = [p.proto.page for p in at.get("page_link")]
+    assert any("replay" in x for x in pages) and any("review" in x for x in pages), pages
+    with store.reading(db) as con:
+        rows = con.execute("SELECT view_seat, valid, agrees, totals FROM games WHERE game = ?", [rid]).fetchall()
+        seats = {r[0] for r in con.execute("SELECT DISTINCT seat FROM review_decisions WHERE game = ?",
+                                           [rid]).fetchall()}
+    assert rows == [(0, True, True, [-101, 45, 202, 202])]
+    assert seats == {0}
+
+
+def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:
+    at = _open(lang="en")
+    assert any("Record the hand" in x.value for x in at.title)
+    at.selectbox(key="rec_seat_in").set_value("all").run()
+    _click(at, "rec_start")
+    assert "Pick the gösterge" in ui.html(at)
+    assert at.segmented_control(key="rec_target") is not None  # every rack is entered
+
+
+def test_an_unknown_recording_in_the_url_is_said_not_a_traceback(db: Path) -> None:
+    at = _open(lang="en", rec="../../etc/passwd")
+    assert any("No such recording" in w.value for w in at.warning)
