@@ -74,7 +74,8 @@ def pack(st: HandState) -> bytes:
     phase = 2 if st.over else (0 if st.phase == "draw" else 1)
     took = code(st.took, okey) if st.took is not None else -1
     out += [okey.index, st.indicator.index, st.turn, phase, took, int(st.took_unopened), int(st.opened_this_turn),
-            int(st.turn_base is not None), int(st.returned), tk]
+            int(st.turn_base is not None), int(st.returned),
+            int(st.took is not None and any(p is st.took for p in st.placed_this_turn)), tk]
     out += [code(d[-1], okey) if d else -1 for d in st.discards]
     out += [0 if o is None else (1 if o.kind == "points" else 2) for o in st.opened]
     out += [0 if o is None else o.value for o in st.opened]

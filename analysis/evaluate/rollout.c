@@ -54,7 +54,7 @@ typedef struct {
     TM tab[MAXM];
     int nt;
     int opened[4], opval[4], declared[4], shown[4], started[4], pen[4];
-    int turn, phase, took, took_unopened, otturn, placed, returned;
+    int turn, phase, took, took_unopened, otturn, placed, returned, took_used;
     int over, result, finisher, scores[4];
     int32_t *tr;
     int ntr, cap, tracing;
@@ -620,6 +620,8 @@ static void lay_melds(G *g, int p, const Plan *pl, int type)
             m->lo = a;
             m->hi = b;
             tput(g, b - a + 1);
+            if (type == EV_MELD && g->otturn && g->opened[p] == 1)
+                g->opval[p] += (a + b + 2) * (b - a + 1) / 2; /* O1: the same opening */
             for (int x = a; x <= b; x++) {
                 int wild = 0;
                 for (int q = 0; q < pl->rnok[i]; q++)
@@ -641,6 +643,8 @@ static void lay_melds(G *g, int p, const Plan *pl, int type)
                 has[pl->gcol[i][q]] = 1;
             int k = pl->gk[i];
             tput(g, pl->gnc[i] + k);
+            if (type == EV_MELD && g->otturn && g->opened[p] == 1)
+                g->opval[p] += (n + 1) * (pl->gnc[i] + k);
             for (int col = 0; col < 4; col++) {
                 int face = col * 13 + n, phys;
                 if (has[col])
@@ -795,6 +799,8 @@ static void lay_pairs(G *g, int p, const PPlan *pp, int type)
     if (!pp->n || g->nt + pp->n > MAXM)
         return;
     uint8_t *c = g->rack[p];
+    if (type == EV_MELD && g->otturn && g->opened[p] == 2)
+        g->opval[p] += pp->n; /* O3: the same opening */
     tput(g, type);
     tput(g, p);
     tput(g, 1);
@@ -1117,16 +1123,21 @@ static void place(G *g, int p, uint8_t *loose)
         }
         return;
     }
-    swaps(g, p);
+    /* opened: at a turn's start, or on in the opening turn (a position cut mid-turn) */
+    int lay = !g->otturn || g->r.layoff_opening_turn; /* L6 */
+    int req = g->took >= 0 && g->took_unopened && !g->took_used ? g->took : -1; /* P2 */
+    if (!g->otturn)
+        swaps(g, p);
     if (g->opened[p] == 1) {
-        if (search_keep(g, c, 1, anyone_pairs(g), -1, 1, &pl) == 0) {
+        if (search_keep(g, c, 1, anyone_pairs(g) && !g->otturn, req, lay, &pl) == 0) { /* O3: never mixed */
             lay_melds(g, p, &pl, EV_MELD);
-            lay_offs(g, p, &pl);
+            if (lay)
+                lay_offs(g, p, &pl);
         }
     } else {
-        pairs_plan(g, p, -1, &pp);
+        pairs_plan(g, p, req, &pp);
         lay_pairs(g, p, &pp, EV_MELD);
-        if (search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+        if (lay && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
             lay_offs(g, p, &pl);
     }
     memcpy(loose, c, 53);
@@ -1244,7 +1255,7 @@ static void play_turn(G *g, int mode, int tile)
         do_discard(g, p, tile);
         return;
     }
-    if (mode == 3 || g->placed) {
+    if (mode == 3 || (g->placed && !g->opened[p])) {
         memcpy(loose, g->rack[p], 53);
         if (!g->opened[p]) {
             static Plan pl;
@@ -1295,6 +1306,7 @@ static int parse_base(G *g, const int32_t *b, Py_ssize_t n)
     g->otturn = NEXT();
     g->placed = NEXT();
     g->returned = NEXT();
+    g->took_used = NEXT();
     g->takeable = NEXT();
     for (int k = 0; k < 4; k++)
         g->top[k] = NEXT();
