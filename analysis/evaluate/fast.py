@@ -29,7 +29,7 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.game import FACES, HandState, Rules, Tile
+from analysis.game import FACES, HandState, Rules, Tile, apply
 
 try:  # built by setup.py; absent with ISTAKA_PURE=1 or without a C compiler
     from . import crollout as _c  # type: ignore[attr-defined]
@@ -128,6 +128,57 @@ def seat_value(vals: Sequence[int], seat: int, rules: Rules) -> int:
     return v
 
 
+class Position:
+    """One decision's position for the compiled model: the view's public state packed once, and
+    each placing candidate's state after its events (applied once: they touch only the seat's
+    rack and the table, the same in every world)."""
+
+    __slots__ = ("_after", "base", "okey", "rules", "seat", "state")
+
+    def __init__(self, state: HandState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.okey = state.okey
+        self.rules = state.rules
+        self.base = pack(state)
+        self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
+
+    def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
+        """A sampled world as the model reads it: (racks, deck)."""
+        return rack_bytes(racks, self.okey), deck_bytes(deck, self.okey)
+
+    def value(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]] = (),
+              tile: Tile | None = None) -> int:
+        """The seat's hand score (its team's with partners) after the candidate in this world: a
+        draw, a take, a discard of ``tile``, or a placing whose ``events`` the engine applies."""
+        racks, deck = world
+        s = self.seat
+        if kind == "place":
+            got = self._after.get(id(events))
+            if got is None:
+                st = self.state
+                for ev in events:
+                    st = apply(st, ev)
+                mine = bytearray(53)
+                for t in st.racks[s]:
+                    mine[code(t, self.okey)] += 1
+                got = (pack(st), bytes(mine), st.result == "void", events)  # events: keeps the id ours
+                self._after[id(events)] = got
+            base, mine, void, _ = got
+            if void:
+                return 0  # E3: nobody is scored
+            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
+            out = play(base, racks, deck, MODE_DISCARD_POLICY)
+        elif kind == "draw":
+            out = play(self.base, racks, deck, MODE_DRAW)
+        elif kind == "take":
+            out = play(self.base, racks, deck, MODE_TAKE)
+        else:
+            assert tile is not None
+            out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey))
+        return seat_value(out, s, self.rules)
+
+
 # ---- the trace as log events -----------------------------------------------------------------
 
 
@@ -208,5 +259,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["COMPILED", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["COMPILED", "Position", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]
