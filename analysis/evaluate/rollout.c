@@ -56,6 +56,9 @@ typedef struct {
     int opened[4], opval[4], declared[4], shown[4], started[4], pen[4];
     int turn, phase, took, took_unopened, otturn, placed, returned, took_used;
     int over, result, finisher, scores[4];
+    int pts_ok; /* the last can_open found a points placement (in its plan) */
+    int newtile;    /* the tile drawn or taken this turn */
+    int full[4];    /* the seat's rack holds nothing placeable but what a new tile or the table adds */
     int32_t *tr;
     int ntr, cap, tracing;
 } G;
@@ -218,14 +221,21 @@ static void end_hand(G *g, int fin, int okey_last)
 
 /* ---- the placement search: the kernel's branch and bound with the table's slots ---------------- */
 
+/* A placement; entries past a cap are dropped (never met with 26 tiles: a rack holds at most 8
+ * runs or groups), and ``used``/``value`` count only what is kept, so a plan is always legal. */
+#define PCAP 16
+#define LCAP 28
 typedef struct {
-    int nruns, rc[40], ra[40], rb[40], rnok[40], rok[40][13];
-    int ng, gn[40], gcol[40][4], gnc[40], gk[40];
-    int np, pf[40], pw[40]; /* pair: face (-1: two okeys), okeys in it */
-    int ngl, glm[32], glc[32], glw[32];
-    int nrl, rlm[MAXSLOT], rle[MAXSLOT], rlj[MAXSLOT], rlf[MAXSLOT];
-    int used, value;
     int64_t score;
+    int16_t used, value;
+    uint8_t nruns, ng, np, ngl, nrl;
+    uint8_t rc[PCAP], ra[PCAP], rb[PCAP], rnok[PCAP], rok[PCAP][13];
+    uint8_t gn[PCAP], gcol[PCAP][4], gnc[PCAP], gk[PCAP];
+    int8_t pf[PCAP];
+    uint8_t pw[PCAP]; /* pair: face (-1: two okeys), okeys in it */
+    uint8_t glm[LCAP], glc[LCAP], glw[LCAP];
+    uint8_t rlm[LCAP], rle[LCAP], rlj[LCAP];
+    uint16_t rlf[LCAP];
 } Plan;
 
 static Search SS;
@@ -243,6 +253,8 @@ static void c_deal_groups(Plan *pl, int n, const uint8_t *gg, int k)
             gmax = gg[c];
     int m = gmax > (T + 3) / 4 ? gmax : (T + 3) / 4;
     int base = pl->ng, i = 0;
+    if (base + m > PCAP)
+        return;
     for (int j = 0; j < m; j++) {
         pl->gn[base + j] = n;
         pl->gnc[base + j] = 0;
@@ -285,12 +297,15 @@ static void c_colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int r
     int start[16], nok[16], okn[16][13], nopen = 0;
 #define EMIT(j, last)                                                       \
     do {                                                                    \
+        if (pl->nruns >= PCAP)                                              \
+            break;                                                          \
         int z = pl->nruns++;                                                \
         pl->rc[z] = c;                                                      \
         pl->ra[z] = start[j];                                               \
         pl->rb[z] = (last);                                                 \
         pl->rnok[z] = nok[j];                                               \
-        memcpy(pl->rok[z], okn[j], sizeof(int) * nok[j]);                   \
+        for (int y = 0; y < nok[j]; y++)                                    \
+            pl->rok[z][y] = (uint8_t)okn[j][y];                             \
     } while (0)
     for (int i = lo; i <= hi; i++) {
         int f = ch[i].f, p = ch[i].p, r = ch[i].r, k = ch[i].k;
@@ -314,8 +329,8 @@ static void c_colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int r
         }
         for (int j = reals_for_runs; j < nopen; j++)
             okn[j][nok[j]++] = i;
-        for (int q = 0; q < p; q++) {
-            pl->pf[pl->np] = c * 13 + i;
+        for (int q = 0; q < p && pl->np < PCAP; q++) {
+            pl->pf[pl->np] = (int8_t)(c * 13 + i);
             pl->pw[pl->np++] = q < pair_wild ? 1 : 0;
         }
     }
@@ -342,14 +357,14 @@ static void c_plan(Search *S, Plan *pl)
             continue;
         if (s->n >= 0) {
             for (int l = 0; l < s->nlay; l++)
-                if (o->lay[l]) {
+                if (o->lay[l] && pl->ngl < LCAP) {
                     int z = pl->ngl++;
                     pl->glm[z] = s->lay_gs[l];
                     pl->glc[z] = s->lay_c[l];
                     pl->glw[z] = o->lay[l] == 2;
                 }
             c_deal_groups(pl, s->n, o->g, o->knew);
-        } else {
+        } else if (pl->nrl < LCAP) {
             int z = pl->nrl++;
             pl->rlm[z] = rs_meld[s->rs];
             pl->rle[z] = rs_end[s->rs];
@@ -371,7 +386,7 @@ static void c_plan(Search *S, Plan *pl)
         return;
     for (int c = 0; c < 4; c++)
         c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
-    if (alloc[4] >= 2) {
+    if (alloc[4] >= 2 && pl->np < PCAP) {
         pl->pf[pl->np] = -1;
         pl->pw[pl->np++] = 2;
     }
@@ -379,8 +394,11 @@ static void c_plan(Search *S, Plan *pl)
 
 /* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
  * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
-static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static long n_search, n_turns, n_plays, n_hits, n_cat[8];
+static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
 {
+    n_search++;
+    n_cat[(runs_ok) | (slots << 1) | ((req >= 0) << 2)]++;
     Search *S = &SS;
     memset(pl, 0, sizeof *pl);
     memcpy(S->counts, cnt, 52);
@@ -529,6 +547,63 @@ static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, 
     pl->used = used;
     pl->value = value;
     return 0;
+}
+
+/* ---- a memo of searches: the candidates of one decision are played in the same worlds, so the
+ * other seats meet the same racks and tables again until the candidates' games part --------- */
+
+#define SMEMO_BITS 13
+typedef struct {
+    uint64_t key, tsig;
+    uint8_t cnt[52];
+    int8_t W, req, flags, ok;
+    Plan pl;
+} SMemo;
+static SMemo smemo[1 << SMEMO_BITS];
+
+/* What the slots of the table are: each meld's index, kind, ends, cap and missing colours. */
+static uint64_t table_sig(const G *g)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(g->okn * 131 + g->r.run_end_cap);
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        uint64_t x = (uint64_t)(m->kind + 2);
+        if (m->kind == 0)
+            x = x * 1000003 + (uint64_t)(m->a * 2197 + m->lo * 169 + m->hi * 13 + m->endc[0] * 3 + m->endc[1]);
+        else if (m->kind == 1)
+            x = x * 1000003 + (uint64_t)(m->a * 16 + (m->phys[0] >= 0) + 2 * (m->phys[1] >= 0) +
+                                         4 * (m->phys[2] >= 0) + 8 * (m->phys[3] >= 0));
+        h = (h ^ (x + (uint64_t)i * 0x9E3779B97F4A7C15ULL)) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    uint64_t tsig = slots ? table_sig(g) : (uint64_t)g->okn;
+    int flags = runs_ok | pairs_ok << 1 | slots << 2;
+    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags);
+    for (int f = 0; f < 52; f++)
+        h = (h ^ cnt[f]) * 1099511628211ULL;
+    SMemo *e = &smemo[h >> (64 - SMEMO_BITS)];
+    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags &&
+        !memcmp(e->cnt, cnt, 52)) {
+        n_hits++;
+        if (e->ok)
+            *pl = e->pl;
+        return e->ok ? 0 : -1;
+    }
+    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl);
+    e->key = h;
+    e->tsig = tsig;
+    e->W = (int8_t)W;
+    e->req = (int8_t)req;
+    e->flags = (int8_t)flags;
+    memcpy(e->cnt, cnt, 52);
+    e->ok = rc == 0;
+    if (rc == 0)
+        e->pl = *pl;
+    return rc;
 }
 
 /* The same, keeping a tile to discard (P5): where everything fits, the best of leaving out each
@@ -929,11 +1004,66 @@ static int o9_ok(const G *g, int p)
 }
 
 /* Would the unopened seat p open now (with ``req`` placed)? 1 points, 2 pairs, 0 no. */
+/* Could a lay-off start at face f: it fits a run end or a group now, or lies beyond a run end
+ * with the faces between in the rack or covered by okeys (L2, L3)? */
+static int layable(const G *g, const uint8_t *c, int f)
+{
+    if (fits(g, f))
+        return 1;
+    int col = f / 13, x = f % 13, W = c[WILD];
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        if (m->kind != 0 || m->a != col)
+            continue;
+        int lo = m->lo, hi = m->hi, miss = 0;
+        if (x < lo - 1) {
+            for (int y = x + 1; y < lo; y++)
+                miss += !c[col * 13 + y];
+            if (miss <= W && (!g->r.run_end_cap || lo - x + m->endc[0] <= 2))
+                return 1;
+        } else if (x > hi + 1) {
+            for (int y = hi + 1; y < x; y++)
+                miss += !c[col * 13 + y];
+            if (miss <= W && (!g->r.run_end_cap || x - hi + m->endc[1] <= 2))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* An upper bound on a points opening of the rack (O1): every tile a run, a group or (``slots``)
+ * a lay-off could take, at its value, okeys at 13; ``stuck``: the tiles nothing could take. */
+static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
+{
+    int W = c[WILD], run_ok[4][13], ub = 13 * W;
+    uint8_t cnt[52];
+    for (int f = 0; f < 52; f++)
+        cnt[f] = c[f] > MAXC ? MAXC : c[f];
+    for (int col = 0; col < 4; col++)
+        runnable(cnt + 13 * col, W, run_ok[col]);
+    *stuck = 0;
+    for (int f = 0; f < 52; f++) {
+        if (!c[f])
+            continue;
+        int n = f % 13, cols = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0);
+        if (run_ok[f / 13][n] || cols + W >= 3 || (slots && layable(g, c, f)))
+            ub += c[f] * (n + 1);
+        else
+            *stuck += c[f];
+    }
+    return ub;
+}
+
 static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
 {
     int n = rack_n(g->rack[p]);
     int slots = g->r.layoff_opening_turn && g->nt > 0;
-    if (search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0 && pl->nruns + pl->ng > 0) {
+    int stuck, ub = open_bound(g, g->rack[p], slots, &stuck);
+    if (ub < thr(g, p, 1) && !(stuck <= 1 && o9_ok(g, p)))
+        g->pts_ok = 0; /* no placement can reach the threshold (nor finish, O9) */
+    else
+        g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
+    if (g->pts_ok && pl->nruns + pl->ng > 0) {
         if (pl->value >= thr(g, p, 1) || (n - pl->used == 1 && o9_ok(g, p)))
             return 1;
     }
@@ -1001,6 +1131,7 @@ static int takeable_tile(const G *g, int p)
 static void do_draw(G *g, int p)
 {
     int x = g->deck[g->dp++];
+    g->newtile = x;
     g->rack[p][x]++;
     g->phase = 1;
     g->takeable = -1;
@@ -1012,6 +1143,7 @@ static void do_take(G *g, int p, int t)
 {
     int prev = (p + 3) % 4;
     g->rack[p][t]++;
+    g->newtile = t;
     g->top[prev] = -1; /* the pile below is not modelled: nobody takes it again (P1) */
     g->took = t;
     g->took_unopened = !g->opened[p];
@@ -1096,8 +1228,8 @@ static void place(G *g, int p, uint8_t *loose)
             if (g->r.layoff_opening_turn && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
                 lay_offs(g, p, &pl); /* O4: they add nothing to the opening */
         } else {
-            if (search_keep(g, c, 1, 0, -1, 0, &pl) == 0) {
-                /* loose: what the best melds leave */
+            if (g->pts_ok) {
+                /* loose: what the best melds (of the opening search) leave */
                 for (int i = 0; i < pl.nruns; i++)
                     for (int x = pl.ra[i]; x <= pl.rb[i]; x++) {
                         int f = pl.rc[i] * 13 + x, w = 0;
@@ -1128,8 +1260,20 @@ static void place(G *g, int p, uint8_t *loose)
     int req = g->took >= 0 && g->took_unopened && !g->took_used ? g->took : -1; /* P2 */
     if (!g->otturn)
         swaps(g, p);
+    /* after a full search the rack held no meld, pair or lay-off: only okeys, the new tile or a
+     * table meld it now fits can make one */
+    int fitany = 0;
+    for (int f = 0; f < 52 && !fitany; f++)
+        fitany = c[f] && fits(g, f);
+    int t = g->newtile, pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
+    int news = !g->full[p] || g->otturn || req >= 0 || c[WILD] || fitany;
     if (g->opened[p] == 1) {
-        if (search_keep(g, c, 1, anyone_pairs(g) && !g->otturn, req, lay, &pl) == 0) { /* O3: never mixed */
+        if (!news && t >= 0 && t < 52)
+            news = makes_meld(c, t) || (pairs_ok && c[t] >= 2);
+        if (!news && pairs_ok)
+            for (int f = 0; f < 52 && !news; f++)
+                news = c[f] >= 2;
+        if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
             lay_melds(g, p, &pl, EV_MELD);
             if (lay)
                 lay_offs(g, p, &pl);
@@ -1137,9 +1281,10 @@ static void place(G *g, int p, uint8_t *loose)
     } else {
         pairs_plan(g, p, req, &pp);
         lay_pairs(g, p, &pp, EV_MELD);
-        if (lay && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+        if (lay && (news || (t >= 0 && t < 52 && fits(g, t))) && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
             lay_offs(g, p, &pl);
     }
+    g->full[p] = lay;
     memcpy(loose, c, 53);
 }
 
@@ -1238,6 +1383,7 @@ static void policy_discard(G *g, int p, const uint8_t *loose)
 
 static void play_turn(G *g, int mode, int tile)
 {
+    n_turns++;
     int p = g->turn;
     uint8_t loose[53];
     if (g->phase == 0) {
@@ -1393,6 +1539,9 @@ static PyObject *r_play(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "crollout: bad base state, racks (4 x 53 counts) or deck");
         return NULL;
     }
+    n_plays++;
+    g->newtile = -1;
+    memset(g->full, 0, sizeof g->full);
     g->over = g->result = 0;
     g->finisher = -1;
     memset(g->scores, 0, sizeof g->scores);
@@ -1425,7 +1574,19 @@ static PyObject *r_play(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiiiiN)", v[0], v[1], v[2], v[3], g->result, tr);
 }
 
+static PyObject *r_stats(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    PyObject *o = Py_BuildValue("(llll(llllllll))", n_search, n_turns, n_plays, n_hits, n_cat[0], n_cat[1], n_cat[2],
+                                n_cat[3], n_cat[4], n_cat[5], n_cat[6], n_cat[7]);
+    n_search = n_turns = n_plays = n_hits = 0;
+    memset(n_cat, 0, sizeof n_cat);
+    return o;
+}
+
 static PyMethodDef ro_methods[] = {
+    {"stats", r_stats, METH_NOARGS, "Counters since the last call: (searches, turns, plays, memo hits)."},
     {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},
     {NULL, NULL, 0, NULL},
 };
