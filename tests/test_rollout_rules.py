@@ -129,3 +129,27 @@ def test_101_classic_rollouts_declare_before_opening_with_pairs_O10() -> None:
 def test_sampling_reads_only_the_seat_view_on_the_compiled_path() -> None:
     assert core.MODEL == "compiled" and fast.COMPILED is not None
     test_sampling_reads_only_the_seat_view()
+
+
+def test_the_clairvoyant_bot_is_registered_and_plays_legal_hands_from_the_true_world() -> None:
+    import analysis.evaluate.clairvoyant as cv
+    from analysis.selfplay import BOTS, GameSpec, Player, play_game
+
+    assert BOTS["clairvoyant"] is cv.ClairvoyantBot
+    seen: list[int] = []
+    real = fast.Position.value
+
+    def counted(self, *a, **k):  # type: ignore[no-untyped-def]
+        seen.append(1)
+        return real(self, *a, **k)
+
+    fast.Position.value = counted  # type: ignore[method-assign]
+    try:
+        for variant in ("101", "51"):
+            bots = ("clairvoyant", "solver", "clairvoyant", "solver")
+            rec = play_game(GameSpec(f"cv-{variant}", tuple(Player(f"P{k}", b) for k, b in enumerate(bots)), variant,
+                                     None, "cv", hands=1))
+            assert rec.refused == 0 and rec.finals[-1].result in ("finish", "exhausted", "void")
+    finally:
+        fast.Position.value = real  # type: ignore[method-assign]
+    assert seen  # it priced its decisions in the true world, not by sampling

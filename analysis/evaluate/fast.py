@@ -25,6 +25,7 @@ decide only what is drawn.
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections.abc import Sequence
 from typing import Any
@@ -32,10 +33,9 @@ from typing import Any
 from analysis.game import FACES, HandState, Rules, Tile, apply
 
 try:  # built by setup.py; absent with ISTAKA_PURE=1 or without a C compiler
-    from . import crollout as _c  # type: ignore[attr-defined]
-    import os as _os
+    import analysis.evaluate.crollout as _c  # type: ignore[import-not-found]
 
-    COMPILED = _c if not _os.environ.get("ISTAKA_PURE") else None
+    COMPILED: Any = _c if not os.environ.get("ISTAKA_PURE") else None
 except ImportError:  # pragma: no cover - the pure install
     COMPILED = None
 
