@@ -5,4 +5,7 @@ from setuptools import Extension, setup
 # optional: without a C compiler the install goes on and the pure-Python search serves
 kernel = Extension("analysis.solver.kernel", ["analysis/solver/kernel.c"],
                    extra_compile_args=["-O2", "-std=c11"], optional=True)
-setup(ext_modules=[kernel])
+# the evaluator's compiled rollout model (issue 20); it includes kernel.c's search in its own unit
+rollout = Extension("analysis.evaluate.crollout", ["analysis/evaluate/rollout.c"],
+                    depends=["analysis/solver/kernel.c"], extra_compile_args=["-O2", "-std=c11"], optional=True)
+setup(ext_modules=[kernel, rollout])

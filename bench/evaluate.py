@@ -8,17 +8,25 @@ expert's own decisions (48 worlds over its pruned candidates), against the basel
 seed played by four ``solver`` seats in the same run. Times are CPU seconds of this
 process (the machine is shared; wall time would count other people's work).
 
-    python bench/evaluate.py [--positions N] [--seed S] [--no-game]
+Rollout speed (issue 20): on the same positions, seeds and worlds, the Python reference model
+(:mod:`analysis.evaluate.sim`) and the compiled one (``rollout.c``) each play every candidate in
+``--rollout-worlds`` worlds; the bench prints rollouts per CPU-second of each (the rollout calls
+alone, and whole evaluations with the sampling) and their ratio (target >= 20x), with the
+machine's load beside them.
+
+    python bench/evaluate.py [--positions N] [--seed S] [--no-game] [--rollout-worlds W]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
 from typing import Any
 
+import analysis.evaluate.core as C
 import analysis.evaluate.expert as E
 from analysis.evaluate import DEFAULT_BUDGET, candidates, decision_of, evaluate
 from analysis.game import Tile, apply, new_hand, resolve
@@ -69,25 +77,68 @@ def _game(bot: str, seed: str) -> tuple[Any, float]:
     return rec, time.process_time() - t0
 
 
+def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
+    """Rollouts per CPU-second of the Python and the compiled model on the same worlds."""
+    real = C.rollout
+    spent = [0.0]
+
+    def timed(*args: Any) -> int:
+        t = time.process_time()
+        out = real(*args)
+        spent[0] += time.process_time() - t
+        return out
+
+    got: dict[str, tuple[int, float, float, list]] = {}
+    C.rollout = timed  # type: ignore[assignment]
+    try:
+        for model in ("python", "compiled"):
+            spent[0] = 0.0
+            n = 0
+            t0 = time.process_time()
+            answers = []
+            for i, (v, d) in enumerate(views):
+                evs = evaluate(v, candidates(v, d), seed=i, worlds=worlds, model=model)
+                n += sum(e.n for e in evs)
+                answers.append(min(evs, key=lambda e: e.mean).candidate.label)
+            got[model] = (n, spent[0], time.process_time() - t0, answers)
+    finally:
+        C.rollout = real  # type: ignore[assignment]
+    load = os.getloadavg()
+    for model, (n, roll, whole, _) in got.items():
+        print(f"{model:8s} model: {n} rollouts, {n / roll:,.0f} rollouts per CPU-second (rollout calls), "
+              f"{n / whole:,.0f} per CPU-second of whole evaluations")
+    (n_p, r_p, w_p, a_p), (n_c, r_c, w_c, a_c) = got["python"], got["compiled"]
+    same = sum(x == y for x, y in zip(a_p, a_c))
+    print(f"compiled / python: x{(n_c / r_c) / (n_p / r_p):.1f} (rollout calls), x{(n_c / w_c) / (n_p / w_p):.1f} "
+          f"(whole evaluations), same best candidate in {same} of {len(views)} decisions "
+          f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; target >= 20x)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--seed", default="bench")
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET)
     ap.add_argument("--no-game", action="store_true")
+    ap.add_argument("--rollout-worlds", type=int, default=8, help="worlds per decision for the speed ratio")
     a = ap.parse_args()
     views = positions(a.positions, a.seed)
+    rollout_speed(views, a.rollout_worlds)
     times = []
     ncand = []
+    nworlds = []
     for i, (v, d) in enumerate(views):
         cs = candidates(v, d)
         t0 = time.process_time()
-        evaluate(v, cs, seed=i, budget=a.budget)
+        evs = evaluate(v, cs, seed=i, budget=a.budget)
         times.append((time.process_time() - t0) * 1000)
         ncand.append(len(cs))
+        nworlds.append(max(e.n for e in evs))
     times.sort()
     p90 = times[int(0.9 * (len(times) - 1))]
-    print(f"decisions: {len(times)}, candidates per decision: mean {statistics.mean(ncand):.1f}")
+    print(f"decisions: {len(times)}, candidates per decision: mean {statistics.mean(ncand):.1f}, worlds per "
+          f"decision at the budget: median {statistics.median(nworlds):.0f}, mean {statistics.mean(nworlds):.0f} "
+          f"(cap {C.MAX_WORLDS}; load {os.getloadavg()[0]:.2f})")
     print(f"evaluate one decision (budget {a.budget * 1000:.0f} ms): median {statistics.median(times):.1f} ms, "
           f"p90 {p90:.1f} ms, max {times[-1]:.1f} ms (targets: median <= 50, p90 <= 150)")
     if not a.no_game:

@@ -15,8 +15,9 @@ from .core import (
                    unseen_tiles,
 )
 from .calibration import expected
+from .clairvoyant import ClairvoyantBot
 from .expert import ExpertBot
 
-__all__ = ["DEFAULT_BUDGET", "Candidate", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
+__all__ = ["DEFAULT_BUDGET", "Candidate", "ClairvoyantBot", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
            "discard_candidate", "draw_candidate", "evaluate", "expected", "place_candidate", "take_candidate",
            "unseen_tiles"]

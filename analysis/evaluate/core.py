@@ -2,8 +2,10 @@
 
 Method: determinized sampling (PIMC). Each *world* deals the tiles the seat has not seen
 uniformly into the other racks (their sizes are public) and the deck; every candidate is played
-in the same worlds (common random numbers) and the rest of the hand is played out by the fast
-model of :mod:`.sim`, whose policy reads only each seat's own rack and the table. The value of
+in the same worlds (common random numbers) and the rest of the hand is played out by the
+compiled rollout model (:mod:`.fast`, ``rollout.c``: the rules of RULES.md, proven against the
+engine by replaying its hands), whose policy reads only each seat's own rack and the table; the
+Python model of :mod:`.sim` is kept as the benchmark's reference and the pure install's. The value of
 a candidate is the mean of the seat's hand score (E4-E8 and in-game penalties, the team's in
 partner games) over the worlds; lower is better. Worlds are drawn until the time budget is
 spent or the best candidate is clear; candidates clearly worse than the best after a few worlds
@@ -22,7 +24,7 @@ from typing import Any
 from analysis.game import Tile, apply, full_set
 from analysis.players import View
 
-from . import plans
+from . import fast, plans
 from .candidate import Candidate, discard_candidate, draw_candidate, place_candidate, take_candidate
 from .sim import Sim, code
 
@@ -33,6 +35,7 @@ MIN_WORLDS = 6
 MAX_WORLDS = 400
 PRUNE_Z = 2.5
 PRUNE_FROM = 8  # worlds before a candidate may be dropped
+MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or python (sim.py, the reference)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,18 +148,24 @@ def _counts(rack: Sequence[Tile], okey: Tile) -> list[int]:
 
 
 class _World:
-    """One sampled world: the determinized state and the sim before any candidate."""
+    """One sampled world: the compiled model's racks and deck (:mod:`.fast`), or, for the Python
+    reference model (``ISTAKA_PURE=1`` or ``model="python"``), the sim before any candidate."""
 
-    __slots__ = ("_state", "base", "deck", "racks", "view")
+    __slots__ = ("_state", "base", "cworld", "deck", "pos", "racks", "view")
 
-    def __init__(self, view: View, racks: tuple[tuple[Tile, ...], ...], deck: list[Tile]) -> None:
+    def __init__(self, view: View, racks: tuple[tuple[Tile, ...], ...], deck: list[Tile],
+                 pos: fast.Position | None = None) -> None:
         st = view.state
         okey = st.okey
         self.view = view
         self.racks = racks
+        self.pos = pos
+        self._state: Any = None
+        if pos is not None:
+            self.cworld = pos.world(racks, deck)
+            return
         self.deck = [code(t, okey) for t in deck]
         self.base = Sim.from_state(st, [_counts(r, okey) for r in racks], self.deck)
-        self._state: Any = None
 
     @property
     def state(self) -> Any:
@@ -168,6 +177,8 @@ class _World:
 
 def rollout(view: View, world: _World, cand: Candidate) -> int:
     """Play ``cand`` in ``world`` and the rest of the hand by the model; the seat's score."""
+    if world.pos is not None:
+        return world.pos.value(world.cworld, cand.kind, cand.events, cand.tile if cand.kind == "discard" else None)
     seat = view.seat
     k = cand.kind
     if k == "place":
@@ -204,7 +215,7 @@ def _value(sim: Sim, seat: int) -> int:
 
 def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, budget: float = DEFAULT_BUDGET,
              min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS, worlds: int | None = None,
-             known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
+             known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
     """Each candidate's expected hand score for ``view.seat`` (mean, standard error, worlds).
 
     Reads only the view: the same view, seed and budget give the same sampled worlds whatever the
@@ -213,6 +224,8 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     ``min_worlds`` worlds are played (all candidates in each), at most ``max_worlds``.
     ``worlds``: exactly that many worlds and no clock at all, so the answer depends on the view
     and the seed only (the expert plays this way: a match is reproducible on any machine).
+    ``model``: ``"compiled"`` (the default where it is built, :mod:`.fast`) or ``"python"`` (the
+    reference model of :mod:`.sim`, kept as the benchmark's baseline).
     """
     if worlds is not None:
         min_worlds = max_worlds = worlds
@@ -220,6 +233,8 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     cands = list(cands)
     if not cands:
         return []
+    use_c = (model or MODEL) == "compiled" and fast.COMPILED is not None
+    pos = fast.Position(view.state, view.seat) if use_c else None
     rng = random.Random(f"eval:{seed}")
     unseen, pinned = unseen_tiles(view, known)
     vals: list[list[int]] = [[] for _ in cands]
@@ -228,7 +243,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     w = 0
     while w < max_worlds:
         racks, deck = sample_world(view, unseen, pinned, rng)
-        world = _World(view, racks, deck)
+        world = _World(view, racks, deck, pos)
         for i in active:
             vals[i].append(rollout(view, world, cands[i]))
         w += 1

@@ -95,6 +95,9 @@ class _Hand:
             pos += n
         deck = tiles[pos:]
         self.state: HandState = new_hand(rules, number, starter, indicator, racks, deck)
+        for bot in bots:  # the clairvoyant bound (issue 20) reads the true hand; no other bot does
+            if getattr(bot, "clairvoyant", False):
+                bot.oracle = self  # type: ignore[attr-defined]
         self._write({"type": "hand", "starter": starter, "indicator": str(indicator),
                      "racks": [[str(t) for t in r] for r in racks], "deck": [str(t) for t in deck]})
 

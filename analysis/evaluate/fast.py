@@ -1,0 +1,263 @@
+"""The compiled rollout model (issue 20): the way in from Python, and its trace as log events.
+
+:mod:`.crollout` (``rollout.c``, built by setup.py) plays the rest of a hand by the rules of
+RULES.md and a simple policy; this module packs an engine :class:`HandState` for it, calls it
+and turns its trace into v1 log events (LOG_FORMAT.md), so that every rollout can be replayed by
+the engine (``tests/test_rollout_replay.py``).
+
+What the model plays: draws and takes (P1-P4), returning a taken tile it cannot open with (P2),
+openings by points with their same-turn lay-offs where L6 allows them, capped by L3 and counted
+by O1, or by pairs (O3) with okeys and a shown indicator twin wild in pairs (T4, O7), with
+escalation (O2, O3) and partners' once-passed escalation (O11); siler (O8) and X5 written at the
+discard that ends the opening turn; O9; declaring before pairs where the preset requires it
+(O10); showing the indicator twin before the first draw (O7); new melds and lay-offs of real
+tiles and okeys after the opening (L1-L3), pairs after a pairs opening (O4, O5, L5); okey swaps
+from runs, pairs and groups (S1-S3) with X6 charged to the seat that placed the okey; X3 and X4
+at the discard; finishes, exhausted decks and voids (E1-E4) and hand-end scoring (E5-E8).
+
+What it leaves out, and why: takebacks (O6), so X2 and X7 never arise (the policy only places
+what it has checked is legal, as a careful player does); the indicator twin in a melds opener's
+later pairs, and swaps in the opening turn (rare, and the policy's choice only: never illegal);
+the discard pile below the top tile (nobody can take it, P1). Each seat's policy reads only its
+own rack, the table, the discards' tops and the public counts: hidden racks and the deck order
+decide only what is drawn.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from analysis.game import FACES, HandState, Rules, Tile, apply
+
+try:  # built by setup.py; absent with ISTAKA_PURE=1 or without a C compiler
+    import analysis.evaluate.crollout as _c  # type: ignore[import-not-found]
+
+    COMPILED: Any = _c if not os.environ.get("ISTAKA_PURE") else None
+except ImportError:  # pragma: no cover - the pure install
+    COMPILED = None
+
+WILD = 52
+MODE_PLAY, MODE_DRAW, MODE_TAKE, MODE_DISCARD_POLICY, MODE_DISCARD = 0, 1, 2, 3, 4
+EV_SHOW, EV_DECLARE, EV_DRAW, EV_TAKE, EV_RETURN, EV_OPEN, EV_MELD, EV_LAYOFF, EV_SWAP, EV_DISCARD, \
+    EV_PENALTY, EV_END = range(1, 13)
+RULE_NAMES = {2: "X2", 3: "X3", 4: "X4", 5: "X5", 6: "X6", 7: "X7", 8: "O8"}
+RESULTS = {0: "unfinished", 1: "finish", 2: "exhausted", 3: "void"}
+_KIND = {"run": 0, "group": 1, "pair": 2}
+
+
+def code(t: Tile, okey: Tile) -> int:
+    """The model's code of a physical tile: its face 0-51, the okey 52, a false okey the okey's face."""
+    if t == okey:
+        return WILD
+    if t.is_joker:
+        return okey.index
+    return t.index
+
+
+def rules_ints(r: Rules) -> list[int]:
+    o9 = {"no": 0, "elden": 1, "yes": 2}[r.open_below_finishing]
+    return [int(r.katlamali), r.open_points, r.open_pairs, int(r.pairs_escalating), int(r.gosterge),
+            int(r.layoff_opening_turn), int(r.run_end_cap), int(r.declare_pairs), o9, int(r.siler), r.siler_points,
+            r.siler_pairs, int(r.cezali), r.penalty_unit, int(r.x5), r.x5_factor, int(r.x6), int(r.x7),
+            int(r.pairs_discard_takeable), r.unopened_penalty, r.okey_in_rack, r.finisher_bonus,
+            int(r.multipliers == "E7"), int(r.void_all_pairs), int(r.esli)]
+
+
+def pack(st: HandState) -> bytes:
+    """Everything public of ``st`` the model needs (rules, table, openings, the turn), no rack."""
+    okey = st.okey
+    out = rules_ints(st.rules)
+    tk = st.takeable if st.takeable is not None and st.discards[st.takeable] else -1
+    phase = 2 if st.over else (0 if st.phase == "draw" else 1)
+    took = code(st.took, okey) if st.took is not None else -1
+    out += [okey.index, st.indicator.index, st.turn, phase, took, int(st.took_unopened), int(st.opened_this_turn),
+            int(st.turn_base is not None), int(st.returned),
+            int(st.took is not None and any(p is st.took for p in st.placed_this_turn)), tk]
+    out += [code(d[-1], okey) if d else -1 for d in st.discards]
+    out += [0 if o is None else (1 if o.kind == "points" else 2) for o in st.opened]
+    out += [0 if o is None else o.value for o in st.opened]
+    out += [int(x) for x in st.declared] + [int(x) for x in st.shown] + [int(x) for x in st.started]
+    pen = [0, 0, 0, 0]
+    for p in st.penalties:
+        pen[p.seat] += p.points
+    out += pen
+    ends = dict(st.end_counts)
+    out.append(len(st.table))
+    for m in st.table:
+        if m is None:
+            out += [-1, -1, 0, 0, 0]
+            continue
+        out += [_KIND[m.kind], m.owner, len(m.tiles), ends.get((m.index, "low"), 0), ends.get((m.index, "high"), 0)]
+        for p, who in zip(m.tiles, m.placers):
+            out += [code(p.physical, okey), p.face.index, who]
+    return array("i", out).tobytes()
+
+
+def rack_bytes(racks: Sequence[Sequence[Tile]], okey: Tile) -> bytes:
+    c = bytearray(4 * 53)
+    for s, r in enumerate(racks):
+        for t in r:
+            c[s * 53 + code(t, okey)] += 1
+    return bytes(c)
+
+
+def counts_bytes(counts: Sequence[Sequence[int]]) -> bytes:
+    """Four racks already as 53 counts each."""
+    return b"".join(bytes(c) for c in counts)
+
+
+def deck_bytes(deck: Sequence[Tile], okey: Tile) -> bytes:
+    return bytes(code(t, okey) for t in deck)
+
+
+def play(base: bytes, racks: bytes, deck: bytes, mode: int = MODE_PLAY, tile: int = -1,
+         trace: bool = False) -> tuple[int, int, int, int, int, bytes | None]:
+    """One rollout: (value per seat: hand score + in-game penalties, result code, trace)."""
+    assert COMPILED is not None, "the compiled rollout is not built (setup.py build_ext)"
+    return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[no-any-return]
+
+
+def seat_value(vals: Sequence[int], seat: int, rules: Rules) -> int:
+    """The seat's hand score, its team's in partner games (G4)."""
+    v = vals[seat]
+    if rules.esli:
+        v += vals[(seat + 2) % 4]
+    return v
+
+
+class Position:
+    """One decision's position for the compiled model: the view's public state packed once, and
+    each placing candidate's state after its events (applied once: they touch only the seat's
+    rack and the table, the same in every world)."""
+
+    __slots__ = ("_after", "base", "okey", "rules", "seat", "state")
+
+    def __init__(self, state: HandState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.okey = state.okey
+        self.rules = state.rules
+        self.base = pack(state)
+        self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
+
+    def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
+        """A sampled world as the model reads it: (racks, deck)."""
+        return rack_bytes(racks, self.okey), deck_bytes(deck, self.okey)
+
+    def value(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]] = (),
+              tile: Tile | None = None) -> int:
+        """The seat's hand score (its team's with partners) after the candidate in this world: a
+        draw, a take, a discard of ``tile``, or a placing whose ``events`` the engine applies."""
+        racks, deck = world
+        s = self.seat
+        if kind == "place":
+            got = self._after.get(id(events))
+            if got is None:
+                st = self.state
+                for ev in events:
+                    st = apply(st, ev)
+                mine = bytearray(53)
+                for t in st.racks[s]:
+                    mine[code(t, self.okey)] += 1
+                got = (pack(st), bytes(mine), st.result == "void", events)  # events: keeps the id ours
+                self._after[id(events)] = got
+            base, mine, void, _ = got
+            if void:
+                return 0  # E3: nobody is scored
+            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
+            out = play(base, racks, deck, MODE_DISCARD_POLICY)
+        elif kind == "draw":
+            out = play(self.base, racks, deck, MODE_DRAW)
+        elif kind == "take":
+            out = play(self.base, racks, deck, MODE_TAKE)
+        else:
+            assert tile is not None
+            out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey))
+        return seat_value(out, s, self.rules)
+
+
+# ---- the trace as log events -----------------------------------------------------------------
+
+
+class _Names:
+    def __init__(self, okey: Tile, indicator: Tile) -> None:
+        self.okey = okey
+        self.oi = okey.index
+        self.ind = indicator.index
+        self.ostr = str(okey)
+        self.istr = str(indicator)
+
+    def tile(self, c: int) -> str:
+        if c == WILD:
+            return self.ostr
+        if c == self.oi:
+            return "J"
+        return str(FACES[c])
+
+    def placed(self, phys: int, face: int) -> str:
+        fs = str(FACES[face])
+        if phys == WILD:
+            return f"{self.ostr}>{fs}"
+        if phys != face:
+            return f"{self.istr}>{fs}"  # a shown indicator twin (O7)
+        return "J" if phys == self.oi else fs
+
+
+def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]:
+    """The model's trace as v1 log events (without game and hand): moves, ``penalty`` events with
+    their rule as ``reason``, and a closing ``end`` with ``reason`` and ``scores``."""
+    a = array("i")
+    a.frombytes(tr)
+    nm = _Names(okey, indicator)
+    out: list[dict[str, Any]] = []
+    i = 0
+    n = len(a)
+    simple = {EV_SHOW: "show", EV_DRAW: "draw", EV_TAKE: "take", EV_RETURN: "return", EV_DISCARD: "discard"}
+    while i < n:
+        k, seat = a[i], a[i + 1]
+        i += 2
+        if k in simple:
+            out.append({"type": simple[k], "seat": seat, "tile": nm.tile(a[i])})
+            i += 1
+        elif k == EV_DECLARE:
+            out.append({"type": "declare", "seat": seat, "what": "pairs"})
+            i += 1
+        elif k in (EV_OPEN, EV_MELD):
+            pairs, count = a[i], a[i + 1]
+            i += 2
+            groups = []
+            for _ in range(count):
+                nt = a[i]
+                i += 1
+                groups.append([nm.placed(a[i + 2 * q], a[i + 2 * q + 1]) for q in range(nt)])
+                i += 2 * nt
+            out.append({"type": "open" if k == EV_OPEN else "meld", "seat": seat,
+                        ("pairs" if pairs else "melds"): groups})
+        elif k == EV_LAYOFF:
+            meld, nt = a[i], a[i + 1]
+            i += 2
+            out.append({"type": "layoff", "seat": seat, "meld": meld,
+                        "tiles": [nm.placed(a[i + 2 * q], a[i + 2 * q + 1]) for q in range(nt)]})
+            i += 2 * nt
+        elif k == EV_SWAP:
+            meld, nt = a[i], a[i + 1]
+            i += 2
+            out.append({"type": "swap", "seat": seat, "meld": meld, "tiles": [nm.tile(a[i + q]) for q in range(nt)]})
+            i += nt
+        elif k == EV_PENALTY:
+            out.append({"type": "penalty", "seat": seat, "points": a[i], "reason": RULE_NAMES.get(a[i + 1], "?")})
+            i += 2
+        elif k == EV_END:
+            res = a[i]
+            out.append({"type": "end", "reason": RESULTS[res], "scores": list(a[i + 1:i + 5])})
+            i += 5
+        else:
+            raise ValueError(f"rollout trace: unknown event code {k} at {i - 2}")
+    return out
+
+
+__all__ = ["COMPILED", "Position", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+           "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]

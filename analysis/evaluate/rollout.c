@@ -1,0 +1,1601 @@
+/* The compiled rollout model of the evaluator (issue 20): the rest of a hand, played by the rules of
+ * RULES.md and a simple policy, thousands of times a second.
+ *
+ * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer
+ * ``evaluate``), the kernel is the solver's exact search (layer ``solver``). This file includes the
+ * kernel's source (one translation unit, so the search runs without a Python call per turn) and
+ * keeps the game, the policy and the trace apart from it.
+ *
+ * Tiles are codes 0-51 (faces, colour-major as Tile.index; a false okey is the okey's face, T5)
+ * and 52 for a physical okey (wild, T4). A rack is 53 counts. A shown indicator twin (O7) is the
+ * indicator's face in the rack and becomes wild only in its seat's pairs.
+ *
+ * play(base, racks, deck, mode, tile, trace) -> (v0, v1, v2, v3, result, trace bytes or None)
+ *   base: int32 array (analysis/evaluate/fast.py packs it from a HandState: rules, table, turn);
+ *   racks: 4 x 53 counts; deck: codes, first drawn first; mode: 0 play on, 1 draw first, 2 take
+ *   first, 3 discard by the policy (the seat has placed), 4 discard ``tile``. v = hand score +
+ *   in-game penalties of each seat (E4-E8, X2-X7, O8); result 1 finish, 2 exhausted, 3 void, 0 cut.
+ *   The trace is int32 events (see fast.py) that a log writer turns into v1 log events.
+ */
+#include "../solver/kernel.c"
+
+#define WILD 52
+#define MAXM 80
+#define K1 (1 << 16)
+#define K2 (1 << 6)
+
+enum { EV_SHOW = 1, EV_DECLARE, EV_DRAW, EV_TAKE, EV_RETURN, EV_OPEN, EV_MELD, EV_LAYOFF, EV_SWAP,
+       EV_DISCARD, EV_PENALTY, EV_END };
+enum { RU_X2 = 2, RU_X3, RU_X4, RU_X5, RU_X6, RU_X7, RU_O8 };
+
+typedef struct {
+    int katlamali, open_points, open_pairs, pairs_escalating, gosterge, layoff_opening_turn, run_end_cap,
+        declare_pairs, o9, siler, siler_points, siler_pairs, cezali, penalty_unit, x5, x5_factor, x6, x7,
+        pairs_discard_takeable, unopened_penalty, okey_in_rack, finisher_bonus, e7, void_all_pairs, esli;
+} Rules;
+#define NRULES 25
+
+typedef struct {
+    int kind; /* -1 taken back, 0 run, 1 group, 2 pair */
+    int owner;
+    int a, lo, hi;      /* run: colour, lowest and highest number (0-based); group: number; pair: face */
+    int endc[2];        /* run: tiles laid off at the low / high end this turn (L3) */
+    int8_t phys[13];    /* run: by number; group: by colour (-1 absent); pair: [0], [1] */
+    int8_t placer[13];
+} TM;
+
+typedef struct {
+    Rules r;
+    int oi, okn, ind;
+    uint8_t rack[4][53];
+    uint8_t deck[128];
+    int nd, dp;
+    int top[4], takeable;
+    TM tab[MAXM];
+    int nt;
+    int opened[4], opval[4], declared[4], shown[4], started[4], pen[4];
+    int turn, phase, took, took_unopened, otturn, placed, returned, took_used;
+    int over, result, finisher, scores[4];
+    int pts_ok; /* the last can_open found a points placement (in its plan) */
+    int newtile;    /* the tile drawn or taken this turn */
+    int full[4];    /* the seat's rack holds nothing placeable but what a new tile or the table adds */
+    int32_t *tr;
+    int ntr, cap, tracing;
+} G;
+
+/* ---- trace ------------------------------------------------------------------------------------ */
+
+static void tput(G *g, int32_t x)
+{
+    if (!g->tracing)
+        return;
+    if (g->ntr == g->cap) {
+        int nc = g->cap ? g->cap * 2 : 1024;
+        int32_t *p = realloc(g->tr, sizeof(int32_t) * nc);
+        if (!p) {
+            g->tracing = 0;
+            return;
+        }
+        g->tr = p;
+        g->cap = nc;
+    }
+    g->tr[g->ntr++] = x;
+}
+
+static void ev3(G *g, int type, int seat, int x)
+{
+    tput(g, type);
+    tput(g, seat);
+    tput(g, x);
+}
+
+static void penalty(G *g, int seat, int points, int rule)
+{
+    g->pen[seat] += points;
+    tput(g, EV_PENALTY);
+    tput(g, seat);
+    tput(g, points);
+    tput(g, rule);
+}
+
+/* ---- rules ------------------------------------------------------------------------------------ */
+
+static int thr(const G *g, int seat, int kind)
+{
+    const Rules *r = &g->r;
+    int base = kind == 1 ? r->open_points : r->open_pairs;
+    int esc = kind == 1 ? r->katlamali : r->katlamali && r->pairs_escalating;
+    if (!esc)
+        return base;
+    int partner = (seat + 2) % 4;
+    if (r->esli && g->opened[partner])
+        return base; /* O11 */
+    int best = 0;
+    for (int k = 0; k < 4; k++)
+        if (k != seat && !(r->esli && k == partner) && g->opened[k] == kind && g->opval[k] > best)
+            best = g->opval[k];
+    return base > best + 1 ? base : best + 1; /* O2, O3 */
+}
+
+static int anyone_pairs(const G *g)
+{
+    for (int k = 0; k < 4; k++)
+        if (g->opened[k] == 2)
+            return 1;
+    return 0;
+}
+
+static int others_open(const G *g, int p)
+{
+    for (int k = 0; k < 4; k++)
+        if (k != p && g->opened[k])
+            return 1;
+    return 0;
+}
+
+static inline int fval(int f) { return f % 13 + 1; }
+
+/* X4: the face fits a table meld (L2, ignoring L3 as the engine does). */
+static int fits(const G *g, int f)
+{
+    int c = f / 13, n = f % 13;
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        if (m->kind == 0) {
+            if (m->a == c && (n == m->lo - 1 || n == m->hi + 1))
+                return 1;
+        } else if (m->kind == 1) {
+            if (m->a == n && m->phys[c] < 0) {
+                int k = 0;
+                for (int q = 0; q < 4; q++)
+                    k += m->phys[q] >= 0;
+                if (k < 4)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int rack_n(const uint8_t *c)
+{
+    int n = 0;
+    for (int f = 0; f < 53; f++)
+        n += c[f];
+    return n;
+}
+
+/* ---- hand end (E3-E8) ----------------------------------------------------------------------- */
+
+static int rack_score(const G *g, int k, int mult)
+{
+    const uint8_t *c = g->rack[k];
+    int v = c[WILD] * g->okn;
+    for (int f = 0; f < 52; f++)
+        v += c[f] * fval(f);
+    if (g->opened[k] == 2)
+        v *= 2;
+    return v * mult + c[WILD] * g->r.okey_in_rack;
+}
+
+static void end_hand(G *g, int fin, int okey_last)
+{
+    const Rules *r = &g->r;
+    g->over = 1;
+    g->finisher = fin;
+    int any = 0;
+    for (int k = 0; k < 4; k++)
+        any |= g->opened[k] != 0;
+    if (fin < 0) {
+        g->result = 2;
+        for (int k = 0; k < 4; k++)
+            g->scores[k] = !any ? 0 : !g->opened[k] ? r->unopened_penalty : rack_score(g, k, 1);
+    } else {
+        g->result = 1;
+        int oth = others_open(g, fin);
+        int ok = okey_last, elden = g->otturn && !oth, pairs = g->opened[fin] == 2;
+        int fm, om;
+        if (r->e7) {
+            fm = (pairs ? 2 : 1) * (ok ? 2 : 1);
+            om = fm * (oth ? 1 : 2);
+        } else {
+            fm = om = (ok ? 2 : 1) * (elden ? 2 : 1) * (pairs ? 2 : 1);
+        }
+        for (int k = 0; k < 4; k++) {
+            if (k == fin)
+                g->scores[k] = -r->finisher_bonus * fm;
+            else if (r->esli && k == (fin + 2) % 4)
+                g->scores[k] = 0; /* E8 */
+            else if (!g->opened[k])
+                g->scores[k] = r->unopened_penalty * om;
+            else
+                g->scores[k] = rack_score(g, k, om);
+        }
+    }
+    tput(g, EV_END);
+    tput(g, fin);
+    tput(g, g->result);
+    for (int k = 0; k < 4; k++)
+        tput(g, g->scores[k]);
+}
+
+/* ---- the placement search: the kernel's branch and bound with the table's slots ---------------- */
+
+/* A placement; entries past a cap are dropped (never met with 26 tiles: a rack holds at most 8
+ * runs or groups), and ``used``/``value`` count only what is kept, so a plan is always legal. */
+#define PCAP 16
+#define LCAP 28
+typedef struct {
+    int64_t score;
+    int16_t used, value;
+    uint8_t nruns, ng, np, ngl, nrl;
+    uint8_t rc[PCAP], ra[PCAP], rb[PCAP], rnok[PCAP], rok[PCAP][13];
+    uint8_t gn[PCAP], gcol[PCAP][4], gnc[PCAP], gk[PCAP];
+    int8_t pf[PCAP];
+    uint8_t pw[PCAP]; /* pair: face (-1: two okeys), okeys in it */
+    uint8_t glm[LCAP], glc[LCAP], glw[LCAP];
+    uint8_t rlm[LCAP], rle[LCAP], rlj[LCAP];
+    uint16_t rlf[LCAP];
+} Plan;
+
+static Search SS;
+static Slot SLOTS[13 + MAXSLOT];
+static int rs_meld[MAXSLOT], rs_end[MAXSLOT];
+
+static void c_deal_groups(Plan *pl, int n, const uint8_t *gg, int k)
+{
+    int T = gg[0] + gg[1] + gg[2] + gg[3] + k;
+    if (!T)
+        return;
+    int gmax = 0;
+    for (int c = 0; c < 4; c++)
+        if (gg[c] > gmax)
+            gmax = gg[c];
+    int m = gmax > (T + 3) / 4 ? gmax : (T + 3) / 4;
+    int base = pl->ng, i = 0;
+    if (base + m > PCAP)
+        return;
+    for (int j = 0; j < m; j++) {
+        pl->gn[base + j] = n;
+        pl->gnc[base + j] = 0;
+        pl->gk[base + j] = 0;
+    }
+    for (int c = 0; c < 4; c++)
+        for (int q = 0; q < gg[c]; q++, i++) {
+            int j = base + i % m;
+            pl->gcol[j][pl->gnc[j]++] = c;
+        }
+    for (int q = 0; q < k; q++) {
+        int bj = base;
+        for (int j = base; j < base + m; j++)
+            if (pl->gnc[j] + pl->gk[j] < pl->gnc[bj] + pl->gk[bj])
+                bj = j;
+        pl->gk[bj]++;
+    }
+    pl->ng += m;
+}
+
+static void c_colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req, int c, Plan *pl)
+{
+    int64_t best[NU];
+    int ends[NU];
+    colour_dp(cx, cnt, W, req, best, ends, 1);
+    int bu = 0;
+    for (int x = 1; x <= u; x++)
+        if (best[x] > best[bu])
+            bu = x;
+    int key = ends[bu];
+    if (key < 0)
+        return;
+    Par ch[13];
+    int lo, hi;
+    span(cnt, W, &lo, &hi);
+    for (int i = hi; i >= lo; i--) {
+        ch[i] = par[i][key];
+        key = ch[i].parent;
+    }
+    int start[16], nok[16], okn[16][13], nopen = 0;
+#define EMIT(j, last)                                                       \
+    do {                                                                    \
+        if (pl->nruns >= PCAP)                                              \
+            break;                                                          \
+        int z = pl->nruns++;                                                \
+        pl->rc[z] = c;                                                      \
+        pl->ra[z] = start[j];                                               \
+        pl->rb[z] = (last);                                                 \
+        pl->rnok[z] = nok[j];                                               \
+        for (int y = 0; y < nok[j]; y++)                                    \
+            pl->rok[z][y] = (uint8_t)okn[j][y];                             \
+    } while (0)
+    for (int i = lo; i <= hi; i++) {
+        int f = ch[i].f, p = ch[i].p, r = ch[i].r, k = ch[i].k;
+        int reals_for_runs = f < r - p ? f : r - p;
+        int pair_wild = k - (f - reals_for_runs);
+        if (f < nopen) {
+            int e = nopen - f;
+            for (int j = 0; j < e; j++)
+                EMIT(j, i - 1);
+            for (int j = e; j < nopen; j++) {
+                start[j - e] = start[j];
+                nok[j - e] = nok[j];
+                memcpy(okn[j - e], okn[j], sizeof okn[j]);
+            }
+            nopen = f;
+        } else {
+            for (; nopen < f; nopen++) {
+                start[nopen] = i;
+                nok[nopen] = 0;
+            }
+        }
+        for (int j = reals_for_runs; j < nopen; j++)
+            okn[j][nok[j]++] = i;
+        for (int q = 0; q < p && pl->np < PCAP; q++) {
+            pl->pf[pl->np] = (int8_t)(c * 13 + i);
+            pl->pw[pl->np++] = q < pair_wild ? 1 : 0;
+        }
+    }
+    for (int j = 0; j < nopen; j++)
+        EMIT(j, hi);
+#undef EMIT
+}
+
+static void c_plan(Search *S, Plan *pl)
+{
+    const Ctx *cx = &S->cx;
+    int64_t need = S->best_score;
+    int Wl = S->W, req = S->req, req_done = S->req < 0;
+    for (int i = 0; i < S->nslots; i++) {
+        Slot *s = &S->slots[i];
+        Opt *o = &s->opt[S->best_path[i]];
+        need -= o->score;
+        Wl -= o->k;
+        for (int q = 0; q < o->nrem; q++) {
+            S->counts[o->face[q]] -= o->cnt[q];
+            req_done |= o->face[q] == req;
+        }
+        if (!o->nrem && !o->k)
+            continue;
+        if (s->n >= 0) {
+            for (int l = 0; l < s->nlay; l++)
+                if (o->lay[l] && pl->ngl < LCAP) {
+                    int z = pl->ngl++;
+                    pl->glm[z] = s->lay_gs[l];
+                    pl->glc[z] = s->lay_c[l];
+                    pl->glw[z] = o->lay[l] == 2;
+                }
+            c_deal_groups(pl, s->n, o->g, o->knew);
+        } else if (pl->nrl < LCAP) {
+            int z = pl->nrl++;
+            pl->rlm[z] = rs_meld[s->rs];
+            pl->rle[z] = rs_end[s->rs];
+            pl->rlj[z] = o->j;
+            pl->rlf[z] = o->flags;
+        }
+    }
+    int64_t vecs[5][NU];
+    int alloc[5] = {0};
+    int left = req_done ? -1 : req;
+    for (int c = 0; c < 4; c++)
+        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, req_in(left, c)), sizeof(int64_t) * (Wl + 1));
+    if (cx->pairs && Wl >= 2)
+        pair_vec(cx, vecs[4], Wl);
+    else
+        for (int u = 0; u <= Wl; u++)
+            vecs[4][u] = 0;
+    if (!split(vecs, 5, 0, Wl, need, alloc))
+        return;
+    for (int c = 0; c < 4; c++)
+        c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
+    if (alloc[4] >= 2 && pl->np < PCAP) {
+        pl->pf[pl->np] = -1;
+        pl->pw[pl->np++] = 2;
+    }
+}
+
+/* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
+ * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
+static long n_search, n_turns, n_plays, n_hits, n_cat[8];
+static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    n_search++;
+    n_cat[(runs_ok) | (slots << 1) | ((req >= 0) << 2)]++;
+    Search *S = &SS;
+    memset(pl, 0, sizeof *pl);
+    memcpy(S->counts, cnt, 52);
+    if (W > MAXW)
+        W = MAXW;
+    for (int f = 0; f < 52; f++)
+        if (S->counts[f] > MAXC)
+            S->counts[f] = MAXC;
+    S->cx = (Ctx){K1 + K2, 1, K1, g->okn * K2 + 1, runs_ok, pairs_ok};
+    S->W = W;
+    S->req = req;
+    if (++gen == 0) {
+        gen = 1;
+        memset(memo, 0, sizeof memo);
+    }
+    memo_used = 0;
+    pool_used = 0;
+    const Ctx *cx = &S->cx;
+    int nrs = 0, rs_colour[MAXSLOT], rs_len[MAXSLOT];
+    uint8_t rs_nums[MAXSLOT][12];
+    int nlay[13] = {0}, lay_gs[13][MAXLAY], lay_c[13][MAXLAY];
+    if (slots) {
+        for (int i = 0; i < g->nt; i++) {
+            const TM *m = &g->tab[i];
+            if (m->kind == 0) {
+                for (int e = 0; e < 2 && nrs < MAXSLOT; e++) {
+                    int len = e == 0 ? m->lo : 12 - m->hi;
+                    if (g->r.run_end_cap) {
+                        int room = 2 - m->endc[e];
+                        if (len > room)
+                            len = room;
+                    }
+                    if (len <= 0)
+                        continue;
+                    for (int q = 0; q < len; q++)
+                        rs_nums[nrs][q] = (uint8_t)(e == 0 ? m->lo - 1 - q : m->hi + 1 + q);
+                    rs_colour[nrs] = m->a;
+                    rs_len[nrs] = len;
+                    rs_meld[nrs] = i;
+                    rs_end[nrs++] = e;
+                }
+            } else if (m->kind == 1) {
+                int k = 0;
+                for (int q = 0; q < 4; q++)
+                    k += m->phys[q] >= 0;
+                if (k >= 4)
+                    continue;
+                for (int c = 0; c < 4; c++)
+                    if (m->phys[c] < 0 && nlay[m->a] < MAXLAY) {
+                        lay_gs[m->a][nlay[m->a]] = i;
+                        lay_c[m->a][nlay[m->a]++] = c;
+                    }
+            }
+        }
+    }
+    int contested[13][4], run_ok[4][13];
+    for (int c = 0; c < 4; c++) {
+        if (runs_ok)
+            runnable(S->counts + 13 * c, W, run_ok[c]);
+        else
+            memset(run_ok[c], 0, sizeof run_ok[c]);
+    }
+    for (int n = 0; n < 13; n++)
+        for (int c = 0; c < 4; c++) {
+            int x = S->counts[c * 13 + n];
+            contested[n][c] = run_ok[c][n] || (pairs_ok && (x >= 2 || (x && W)));
+        }
+    for (int i = 0; i < nrs; i++)
+        for (int q = 0; q < rs_len[i]; q++)
+            contested[rs_nums[i][q]][rs_colour[i]] = 1;
+    int nslots = 0;
+    for (int n = 12; n >= 0; n--) {
+        uint8_t cc[4];
+        int present = 0, lay_any = 0;
+        for (int c = 0; c < 4; c++) {
+            cc[c] = S->counts[c * 13 + n];
+            present += cc[c] > 0;
+        }
+        for (int l = 0; l < nlay[n]; l++)
+            lay_any |= cc[lay_c[n][l]] > 0;
+        int can_group = runs_ok && present && present >= 3 - W;
+        int can_lay = nlay[n] && (W > 0 || lay_any);
+        if (!can_group && !can_lay)
+            continue;
+        Slot *s = &SLOTS[nslots];
+        s->nlay = nlay[n];
+        memcpy(s->lay_gs, lay_gs[n], sizeof lay_gs[n]);
+        memcpy(s->lay_c, lay_c[n], sizeof lay_c[n]);
+        int mark = pool_used;
+        if (number_options(cx, s, n, cc, W, contested[n], can_group))
+            return -1;
+        if (s->nopt > 1 || s->opt[0].score)
+            nslots++;
+        else
+            pool_used = mark;
+    }
+    for (int i = 0; i < nrs && nslots < MAXSLOT; i++) {
+        Slot *s = &SLOTS[nslots];
+        int mark = pool_used;
+        if (run_options(cx, s, i, rs_colour[i], rs_nums[i], rs_len[i], S->counts, W))
+            return -1;
+        if (s->nopt > 1)
+            nslots++;
+        else
+            pool_used = mark;
+    }
+    S->slots = SLOTS;
+    S->nslots = nslots;
+    int slot_face[52] = {0};
+    for (int i = 0; i < nslots; i++)
+        for (int j = 0; j < SLOTS[i].nopt; j++)
+            for (int q = 0; q < SLOTS[i].opt[j].nrem; q++)
+                slot_face[SLOTS[i].opt[j].face[q]] = 1;
+    int64_t tw = 0;
+    for (int f = 0; f < 52; f++) {
+        int x = S->counts[f];
+        if (x && (run_ok[f / 13][f % 13] || slot_face[f] || (pairs_ok && (x >= 2 || W))))
+            tw += x * real_weight(cx, f);
+    }
+    run_search(S, tw);
+    if (S->best_score <= NEG / 2)
+        return -1;
+    pl->score = S->best_score;
+    c_plan(S, pl);
+    /* what it places and its value (O1: lay-offs count) */
+    int used = 0, value = 0;
+    for (int i = 0; i < pl->nruns; i++) {
+        used += pl->rb[i] - pl->ra[i] + 1;
+        value += (pl->ra[i] + pl->rb[i] + 2) * (pl->rb[i] - pl->ra[i] + 1) / 2;
+    }
+    for (int i = 0; i < pl->ng; i++) {
+        used += pl->gnc[i] + pl->gk[i];
+        value += (pl->gn[i] + 1) * (pl->gnc[i] + pl->gk[i]);
+    }
+    for (int i = 0; i < pl->ngl; i++) {
+        used++;
+        value += g->tab[pl->glm[i]].a + 1;
+    }
+    for (int i = 0; i < pl->nrl; i++) {
+        const TM *m = &g->tab[pl->rlm[i]];
+        used += pl->rlj[i];
+        for (int q = 0; q < pl->rlj[i]; q++)
+            value += pl->rle[i] == 0 ? m->lo - q : m->hi + 2 + q;
+    }
+    used += 2 * pl->np;
+    pl->used = used;
+    pl->value = value;
+    return 0;
+}
+
+/* ---- a memo of searches: the candidates of one decision are played in the same worlds, so the
+ * other seats meet the same racks and tables again until the candidates' games part --------- */
+
+#define SMEMO_BITS 13
+typedef struct {
+    uint64_t key, tsig;
+    uint8_t cnt[52];
+    int8_t W, req, flags, ok;
+    Plan pl;
+} SMemo;
+static SMemo smemo[1 << SMEMO_BITS];
+
+/* What the slots of the table are: each meld's index, kind, ends, cap and missing colours. */
+static uint64_t table_sig(const G *g)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(g->okn * 131 + g->r.run_end_cap);
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        uint64_t x = (uint64_t)(m->kind + 2);
+        if (m->kind == 0)
+            x = x * 1000003 + (uint64_t)(m->a * 2197 + m->lo * 169 + m->hi * 13 + m->endc[0] * 3 + m->endc[1]);
+        else if (m->kind == 1)
+            x = x * 1000003 + (uint64_t)(m->a * 16 + (m->phys[0] >= 0) + 2 * (m->phys[1] >= 0) +
+                                         4 * (m->phys[2] >= 0) + 8 * (m->phys[3] >= 0));
+        h = (h ^ (x + (uint64_t)i * 0x9E3779B97F4A7C15ULL)) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    uint64_t tsig = slots ? table_sig(g) : (uint64_t)g->okn;
+    int flags = runs_ok | pairs_ok << 1 | slots << 2;
+    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags);
+    for (int f = 0; f < 52; f++)
+        h = (h ^ cnt[f]) * 1099511628211ULL;
+    SMemo *e = &smemo[h >> (64 - SMEMO_BITS)];
+    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags &&
+        !memcmp(e->cnt, cnt, 52)) {
+        n_hits++;
+        if (e->ok)
+            *pl = e->pl;
+        return e->ok ? 0 : -1;
+    }
+    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl);
+    e->key = h;
+    e->tsig = tsig;
+    e->W = (int8_t)W;
+    e->req = (int8_t)req;
+    e->flags = (int8_t)flags;
+    memcpy(e->cnt, cnt, 52);
+    e->ok = rc == 0;
+    if (rc == 0)
+        e->pl = *pl;
+    return rc;
+}
+
+/* The same, keeping a tile to discard (P5): where everything fits, the best of leaving out each
+ * distinct tile, cheapest first, while one can still win. */
+static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    uint8_t cnt[52];
+    memcpy(cnt, c53, 52);
+    int W = c53[WILD];
+    int n = rack_n(c53);
+    if (c_search(g, cnt, W, runs_ok, pairs_ok, req, slots, pl) < 0)
+        return -1;
+    if (pl->used < n)
+        return 0;
+    static Plan best, tmp;
+    int have = 0;
+    int done[53] = {0};
+    for (int round = 0; round < 53; round++) {
+        /* the cheapest tile not tried yet */
+        int bf = -1, bw = 1 << 30;
+        for (int f = 0; f < 53; f++) {
+            if (done[f] || !c53[f])
+                continue;
+            int w = f == WILD ? 13 * K1 + g->okn * K2 + 1 : (K1 + K2) * fval(f) + 1;
+            if (w < bw) {
+                bw = w;
+                bf = f;
+            }
+        }
+        if (bf < 0)
+            break;
+        done[bf] = 1;
+        if (have && pl->score - bw <= best.score)
+            break;
+        int w2 = W;
+        if (bf == WILD)
+            w2--;
+        else
+            cnt[bf]--;
+        int rq = req == bf && cnt[bf] == 0 ? -2 : req;
+        int ok = rq != -2 && c_search(g, cnt, w2, runs_ok, pairs_ok, rq, slots, &tmp) == 0;
+        if (bf != WILD)
+            cnt[bf]++;
+        if (ok && (!have || tmp.score > best.score)) {
+            best = tmp;
+            have = 1;
+        }
+    }
+    if (!have)
+        return -1;
+    *pl = best;
+    return 0;
+}
+
+/* ---- placing on the table ------------------------------------------------------------------ */
+
+static void put_tile(G *g, int phys, int face)
+{
+    tput(g, phys);
+    tput(g, face);
+}
+
+static int new_meld(G *g, int kind, int owner)
+{
+    TM *m = &g->tab[g->nt];
+    memset(m, 0, sizeof *m);
+    memset(m->phys, -1, sizeof m->phys);
+    memset(m->placer, -1, sizeof m->placer);
+    m->kind = kind;
+    m->owner = owner;
+    return g->nt++;
+}
+
+/* Runs and groups of ``pl`` as one open/meld event; pairs of ``pl`` as one meld event. */
+static void lay_melds(G *g, int p, const Plan *pl, int type)
+{
+    uint8_t *c = g->rack[p];
+    int nm = pl->nruns + pl->ng;
+    if (nm && g->nt + nm <= MAXM) {
+        tput(g, type);
+        tput(g, p);
+        tput(g, 0);
+        tput(g, nm);
+        for (int i = 0; i < pl->nruns; i++) {
+            int col = pl->rc[i], a = pl->ra[i], b = pl->rb[i];
+            int mi = new_meld(g, 0, p);
+            TM *m = &g->tab[mi];
+            m->a = col;
+            m->lo = a;
+            m->hi = b;
+            tput(g, b - a + 1);
+            if (type == EV_MELD && g->otturn && g->opened[p] == 1)
+                g->opval[p] += (a + b + 2) * (b - a + 1) / 2; /* O1: the same opening */
+            for (int x = a; x <= b; x++) {
+                int wild = 0;
+                for (int q = 0; q < pl->rnok[i]; q++)
+                    wild |= pl->rok[i][q] == x;
+                int face = col * 13 + x, phys = wild ? WILD : face;
+                c[phys]--;
+                m->phys[x] = (int8_t)phys;
+                m->placer[x] = (int8_t)p;
+                put_tile(g, phys, face);
+            }
+        }
+        for (int i = 0; i < pl->ng; i++) {
+            int n = pl->gn[i];
+            int mi = new_meld(g, 1, p);
+            TM *m = &g->tab[mi];
+            m->a = n;
+            int has[4] = {0};
+            for (int q = 0; q < pl->gnc[i]; q++)
+                has[pl->gcol[i][q]] = 1;
+            int k = pl->gk[i];
+            tput(g, pl->gnc[i] + k);
+            if (type == EV_MELD && g->otturn && g->opened[p] == 1)
+                g->opval[p] += (n + 1) * (pl->gnc[i] + k);
+            for (int col = 0; col < 4; col++) {
+                int face = col * 13 + n, phys;
+                if (has[col])
+                    phys = face;
+                else if (k > 0) {
+                    phys = WILD;
+                    k--;
+                } else
+                    continue;
+                c[phys]--;
+                m->phys[col] = (int8_t)phys;
+                m->placer[col] = (int8_t)p;
+                put_tile(g, phys, face);
+            }
+        }
+    }
+    if (pl->np && g->nt + pl->np <= MAXM) {
+        tput(g, EV_MELD);
+        tput(g, p);
+        tput(g, 1);
+        tput(g, pl->np);
+        for (int i = 0; i < pl->np; i++) {
+            int f = pl->pf[i], w = pl->pw[i];
+            int face = f < 0 ? g->oi : f;
+            int mi = new_meld(g, 2, p);
+            TM *m = &g->tab[mi];
+            m->a = face;
+            tput(g, 2);
+            for (int q = 0; q < 2; q++) {
+                int phys = q < 2 - w ? face : WILD;
+                if (f < 0)
+                    phys = WILD;
+                c[phys]--;
+                m->phys[q] = (int8_t)phys;
+                m->placer[q] = (int8_t)p;
+                put_tile(g, phys, face);
+            }
+        }
+    }
+}
+
+static void lay_offs(G *g, int p, const Plan *pl)
+{
+    uint8_t *c = g->rack[p];
+    int otpoints = g->otturn && g->opened[p] == 1;
+    for (int i = 0; i < pl->ngl; i++) {
+        TM *m = &g->tab[pl->glm[i]];
+        int col = pl->glc[i], face = col * 13 + m->a, phys = pl->glw[i] ? WILD : face;
+        if (m->phys[col] >= 0)
+            continue;
+        c[phys]--;
+        m->phys[col] = (int8_t)phys;
+        m->placer[col] = (int8_t)p;
+        if (otpoints)
+            g->opval[p] += m->a + 1; /* O1 */
+        tput(g, EV_LAYOFF);
+        tput(g, p);
+        tput(g, pl->glm[i]);
+        tput(g, 1);
+        put_tile(g, phys, face);
+    }
+    for (int i = 0; i < pl->nrl; i++) {
+        TM *m = &g->tab[pl->rlm[i]];
+        int e = pl->rle[i], j = pl->rlj[i];
+        tput(g, EV_LAYOFF);
+        tput(g, p);
+        tput(g, pl->rlm[i]);
+        tput(g, j);
+        for (int q = 0; q < j; q++) {
+            int x = e == 0 ? m->lo - 1 : m->hi + 1;
+            int face = m->a * 13 + x, phys = pl->rlf[i] >> q & 1 ? WILD : face;
+            c[phys]--;
+            m->phys[x] = (int8_t)phys;
+            m->placer[x] = (int8_t)p;
+            if (e == 0)
+                m->lo = x;
+            else
+                m->hi = x;
+            if (otpoints)
+                g->opval[p] += x + 1;
+            put_tile(g, phys, face);
+        }
+        m->endc[e] += j;
+    }
+}
+
+/* ---- pairs (O3, O4, O7, L5): natural pairs, then wild + the highest singles ------------------- */
+
+typedef struct {
+    int n, face[32], wild[32][2]; /* wild: 0 real, 1 okey, 2 twin, per tile */
+} PPlan;
+
+static void pairs_plan(const G *g, int p, int req, PPlan *pp)
+{
+    uint8_t c[53];
+    memcpy(c, g->rack[p], 53);
+    int size = rack_n(c);
+    int twin = g->shown[p] && g->ind != g->oi && c[g->ind] > 0;
+    int okeys = c[WILD];
+    if (twin)
+        c[g->ind]--;
+    pp->n = 0;
+    int wl = okeys + twin;
+#define ADD(f, w0, w1)                                                      \
+    do {                                                                    \
+        pp->face[pp->n] = (f);                                              \
+        pp->wild[pp->n][0] = (w0);                                          \
+        pp->wild[pp->n++][1] = (w1);                                        \
+    } while (0)
+#define TAKE_WILD() (okeys > 0 ? (okeys--, 1) : (twin--, 2))
+    if (req >= 0 && req < 52) {
+        if (c[req] >= 2) {
+            c[req] -= 2;
+            ADD(req, 0, 0);
+        } else if (c[req] == 1 && wl > 0) {
+            c[req]--;
+            wl--;
+            ADD(req, 0, TAKE_WILD());
+        } else
+            return; /* the taken tile makes no pair */
+    }
+    for (int n = 12; n >= 0; n--)
+        for (int col = 0; col < 4; col++) {
+            int f = col * 13 + n;
+            while (c[f] >= 2 && pp->n < 32) {
+                c[f] -= 2;
+                ADD(f, 0, 0);
+            }
+        }
+    for (int n = 12; n >= 0 && wl > 0; n--)
+        for (int col = 0; col < 4 && wl > 0; col++) {
+            int f = col * 13 + n;
+            if (c[f] == 1 && pp->n < 32) {
+                c[f]--;
+                wl--;
+                ADD(f, 0, TAKE_WILD());
+            }
+        }
+    while (wl >= 2 && pp->n < 32) {
+        wl -= 2;
+        int a = TAKE_WILD(), b = TAKE_WILD();
+        ADD(g->oi, a, b);
+    }
+#undef ADD
+#undef TAKE_WILD
+    while (2 * pp->n >= size && pp->n > 0)
+        pp->n--; /* P5: keep a tile (the last pairs are the cheapest) */
+}
+
+static void lay_pairs(G *g, int p, const PPlan *pp, int type)
+{
+    if (!pp->n || g->nt + pp->n > MAXM)
+        return;
+    uint8_t *c = g->rack[p];
+    if (type == EV_MELD && g->otturn && g->opened[p] == 2)
+        g->opval[p] += pp->n; /* O3: the same opening */
+    tput(g, type);
+    tput(g, p);
+    tput(g, 1);
+    tput(g, pp->n);
+    for (int i = 0; i < pp->n; i++) {
+        int face = pp->face[i];
+        int mi = new_meld(g, 2, p);
+        TM *m = &g->tab[mi];
+        m->a = face;
+        tput(g, 2);
+        for (int q = 0; q < 2; q++) {
+            int w = pp->wild[i][q];
+            int phys = w == 1 ? WILD : w == 2 ? g->ind : face;
+            c[phys]--;
+            m->phys[q] = (int8_t)phys;
+            m->placer[q] = (int8_t)p;
+            put_tile(g, phys, face);
+        }
+    }
+}
+
+/* E3: the fourth pairs opener voids the hand at once; nobody is scored. */
+static int maybe_void(G *g)
+{
+    if (!g->r.void_all_pairs)
+        return 0;
+    for (int k = 0; k < 4; k++)
+        if (g->opened[k] != 2)
+            return 0;
+    g->over = 1;
+    g->result = 3;
+    g->finisher = -1;
+    for (int k = 0; k < 4; k++) {
+        g->scores[k] = 0;
+        g->pen[k] = 0;
+    }
+    tput(g, EV_END);
+    tput(g, -1);
+    tput(g, 3);
+    for (int k = 0; k < 4; k++)
+        tput(g, 0);
+    return 1;
+}
+
+/* ---- okey swaps (S1-S3, X6) ------------------------------------------------------------------ */
+
+static void swaps(G *g, int p)
+{
+    uint8_t *c = g->rack[p];
+    const Rules *r = &g->r;
+    for (int i = 0; i < g->nt; i++) {
+        TM *m = &g->tab[i];
+        if (m->kind < 0)
+            continue;
+        if (m->kind == 1) {
+            int wild = 0, ok = 1, k = 0;
+            for (int col = 0; col < 4; col++) {
+                int ph = m->phys[col];
+                k += ph >= 0;
+                wild |= ph == WILD && m->placer[col] != (r->esli ? (p + 2) % 4 : -9);
+                if ((ph < 0 || ph == WILD) && !c[col * 13 + m->a])
+                    ok = 0;
+            }
+            if (!wild || !ok || rack_n(c) < 2)
+                continue;
+            (void)k;
+            /* S2: every missing colour and every okey's colour put in */
+            int given[4], ng = 0;
+            for (int col = 0; col < 4; col++) {
+                int ph = m->phys[col];
+                if (ph < 0 || ph == WILD) {
+                    int f = col * 13 + m->a;
+                    given[ng++] = f;
+                    c[f]--;
+                    if (ph == WILD) {
+                        c[WILD]++;
+                        if (r->cezali && r->x6 && m->placer[col] != p)
+                            penalty(g, m->placer[col], r->penalty_unit, RU_X6);
+                    }
+                    m->phys[col] = (int8_t)f;
+                    m->placer[col] = (int8_t)p;
+                }
+            }
+            tput(g, EV_SWAP);
+            tput(g, p);
+            tput(g, i);
+            tput(g, ng);
+            for (int q = 0; q < ng; q++)
+                tput(g, given[q]);
+            continue;
+        }
+        int nslot = m->kind == 0 ? 13 : 2;
+        for (int x = 0; x < nslot; x++) {
+            if (m->phys[x] != WILD)
+                continue;
+            int face = m->kind == 0 ? m->a * 13 + x : m->a;
+            if (!c[face])
+                continue;
+            if (r->esli && m->placer[x] == (p + 2) % 4)
+                continue; /* X6 would hit the own team */
+            c[face]--;
+            c[WILD]++;
+            if (r->cezali && r->x6 && m->placer[x] != p)
+                penalty(g, m->placer[x], r->penalty_unit, RU_X6);
+            m->phys[x] = (int8_t)face;
+            m->placer[x] = (int8_t)p;
+            tput(g, EV_SWAP);
+            tput(g, p);
+            tput(g, i);
+            tput(g, 1);
+            tput(g, face);
+        }
+    }
+}
+
+/* ---- the policy: each function reads only seat p's rack, the table and public counts ------------ */
+
+static int pairs_allowed(const G *g, int p)
+{
+    return !(g->r.declare_pairs && !g->declared[p]);
+}
+
+static int o9_ok(const G *g, int p)
+{
+    return g->r.o9 == 2 || (g->r.o9 == 1 && !others_open(g, p));
+}
+
+/* Would the unopened seat p open now (with ``req`` placed)? 1 points, 2 pairs, 0 no. */
+/* Could a lay-off start at face f: it fits a run end or a group now, or lies beyond a run end
+ * with the faces between in the rack or covered by okeys (L2, L3)? */
+static int layable(const G *g, const uint8_t *c, int f)
+{
+    if (fits(g, f))
+        return 1;
+    int col = f / 13, x = f % 13, W = c[WILD];
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        if (m->kind != 0 || m->a != col)
+            continue;
+        int lo = m->lo, hi = m->hi, miss = 0;
+        if (x < lo - 1) {
+            for (int y = x + 1; y < lo; y++)
+                miss += !c[col * 13 + y];
+            if (miss <= W && (!g->r.run_end_cap || lo - x + m->endc[0] <= 2))
+                return 1;
+        } else if (x > hi + 1) {
+            for (int y = hi + 1; y < x; y++)
+                miss += !c[col * 13 + y];
+            if (miss <= W && (!g->r.run_end_cap || x - hi + m->endc[1] <= 2))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* An upper bound on a points opening of the rack (O1): every tile a run, a group or (``slots``)
+ * a lay-off could take, at its value, okeys at 13; ``stuck``: the tiles nothing could take. */
+static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
+{
+    int W = c[WILD], run_ok[4][13], ub = 13 * W;
+    uint8_t cnt[52];
+    for (int f = 0; f < 52; f++)
+        cnt[f] = c[f] > MAXC ? MAXC : c[f];
+    for (int col = 0; col < 4; col++)
+        runnable(cnt + 13 * col, W, run_ok[col]);
+    *stuck = 0;
+    for (int f = 0; f < 52; f++) {
+        if (!c[f])
+            continue;
+        int n = f % 13, cols = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0);
+        if (run_ok[f / 13][n] || cols + W >= 3 || (slots && layable(g, c, f)))
+            ub += c[f] * (n + 1);
+        else
+            *stuck += c[f];
+    }
+    return ub;
+}
+
+static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
+{
+    int n = rack_n(g->rack[p]);
+    int slots = g->r.layoff_opening_turn && g->nt > 0;
+    int stuck, ub = open_bound(g, g->rack[p], slots, &stuck);
+    if (ub < thr(g, p, 1) && !(stuck <= 1 && o9_ok(g, p)))
+        g->pts_ok = 0; /* no placement can reach the threshold (nor finish, O9) */
+    else
+        g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
+    if (g->pts_ok && pl->nruns + pl->ng > 0) {
+        if (pl->value >= thr(g, p, 1) || (n - pl->used == 1 && o9_ok(g, p)))
+            return 1;
+    }
+    if (pairs_allowed(g, p)) {
+        pairs_plan(g, p, req, pp);
+        if (pp->n >= thr(g, p, 2))
+            return 2;
+    }
+    return 0;
+}
+
+static int connected(const uint8_t *c, int t)
+{
+    int n = t % 13;
+    if ((n >= 1 && c[t - 1]) || (n <= 11 && c[t + 1]) || (n >= 2 && c[t - 2]) || (n <= 10 && c[t + 2]))
+        return 1;
+    int k = 0;
+    for (int col = 0; col < 4; col++)
+        k += c[col * 13 + n] > 0;
+    return k >= 2 || c[t] > 0;
+}
+
+static int makes_meld(const uint8_t *c, int t)
+{
+    int n = t % 13;
+    if (n >= 2 && c[t - 1] && c[t - 2])
+        return 1;
+    if (n >= 1 && n <= 11 && c[t - 1] && c[t + 1])
+        return 1;
+    if (n <= 10 && c[t + 1] && c[t + 2])
+        return 1;
+    int k = 0;
+    for (int col = 0; col < 4; col++)
+        k += col * 13 + n != t && c[col * 13 + n];
+    return k >= 2;
+}
+
+static int wants(G *g, int p, int t)
+{
+    uint8_t *c = g->rack[p];
+    if (g->opened[p] == 1)
+        return fits(g, t) || makes_meld(c, t) || (c[WILD] && connected(c, t));
+    if (g->opened[p] == 2)
+        return c[t] == 1 || fits(g, t);
+    if (!connected(c, t) && !c[WILD])
+        return 0;
+    static Plan pl;
+    static PPlan pp;
+    c[t]++;
+    int k = can_open(g, p, t, &pl, &pp);
+    c[t]--;
+    return k != 0;
+}
+
+static int takeable_tile(const G *g, int p)
+{
+    int prev = (p + 3) % 4;
+    if (g->returned || g->takeable != prev || g->top[prev] < 0 || g->top[prev] == WILD)
+        return -1; /* P1, P2, P3 */
+    if (g->opened[prev] == 2 && !g->r.pairs_discard_takeable)
+        return -1; /* P4 */
+    return g->top[prev];
+}
+
+static void do_draw(G *g, int p)
+{
+    int x = g->deck[g->dp++];
+    g->newtile = x;
+    g->rack[p][x]++;
+    g->phase = 1;
+    g->takeable = -1;
+    g->started[p] = 1;
+    ev3(g, EV_DRAW, p, x);
+}
+
+static void do_take(G *g, int p, int t)
+{
+    int prev = (p + 3) % 4;
+    g->rack[p][t]++;
+    g->newtile = t;
+    g->top[prev] = -1; /* the pile below is not modelled: nobody takes it again (P1) */
+    g->took = t;
+    g->took_unopened = !g->opened[p];
+    g->phase = 1;
+    g->takeable = -1;
+    g->started[p] = 1;
+    ev3(g, EV_TAKE, p, t);
+}
+
+static void do_return(G *g, int p)
+{
+    int prev = (p + 3) % 4, t = g->took;
+    g->rack[p][t]--;
+    g->top[prev] = t;
+    g->takeable = prev;
+    g->took = -1;
+    g->took_unopened = 0;
+    g->returned = 1;
+    g->phase = 0;
+    ev3(g, EV_RETURN, p, t);
+}
+
+static void start_of_turn(G *g, int p)
+{
+    const Rules *r = &g->r;
+    uint8_t *c = g->rack[p];
+    if (r->gosterge && !g->started[p] && !g->shown[p] && g->ind != g->oi && c[g->ind]) {
+        g->shown[p] = 1; /* O7 */
+        ev3(g, EV_SHOW, p, g->ind);
+    }
+    if (r->declare_pairs && !g->declared[p] && !g->opened[p]) {
+        int pairs = 0;
+        for (int f = 0; f < 52; f++)
+            pairs += c[f] >> 1;
+        if (pairs + c[WILD] >= r->open_pairs - 1) {
+            g->declared[p] = 1; /* O10 */
+            tput(g, EV_DECLARE);
+            tput(g, p);
+            tput(g, 0);
+        }
+    }
+}
+
+/* Open or place for seat p in phase play; ``loose`` gets the counts outside the opening being
+ * built (unopened and not opening). */
+static void place(G *g, int p, uint8_t *loose)
+{
+    static Plan pl;
+    static PPlan pp;
+    uint8_t *c = g->rack[p];
+    memcpy(loose, c, 53);
+    if (!g->opened[p]) {
+        int req = g->took >= 0 && g->took_unopened ? g->took : -1;
+        int k = can_open(g, p, req, &pl, &pp);
+        if (!k && req >= 0) {
+            do_return(g, p); /* P2: it cannot open with the tile: give it back and draw */
+            do_draw(g, p);
+            memcpy(loose, c, 53);
+            k = can_open(g, p, -1, &pl, &pp);
+        }
+        if (k == 1) {
+            g->opened[p] = 1;
+            g->opval[p] = 0;
+            g->otturn = 1;
+            Plan mel = pl;
+            mel.ngl = mel.nrl = 0;
+            int v = 0;
+            for (int i = 0; i < pl.nruns; i++)
+                v += (pl.ra[i] + pl.rb[i] + 2) * (pl.rb[i] - pl.ra[i] + 1) / 2;
+            for (int i = 0; i < pl.ng; i++)
+                v += (pl.gn[i] + 1) * (pl.gnc[i] + pl.gk[i]);
+            g->opval[p] = v;
+            lay_melds(g, p, &mel, EV_OPEN);
+            lay_offs(g, p, &pl);
+        } else if (k == 2) {
+            g->opened[p] = 2;
+            g->opval[p] = pp.n;
+            g->otturn = 1;
+            lay_pairs(g, p, &pp, EV_OPEN);
+            if (maybe_void(g))
+                return;
+            if (g->r.layoff_opening_turn && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+                lay_offs(g, p, &pl); /* O4: they add nothing to the opening */
+        } else {
+            if (g->pts_ok) {
+                /* loose: what the best melds (of the opening search) leave */
+                for (int i = 0; i < pl.nruns; i++)
+                    for (int x = pl.ra[i]; x <= pl.rb[i]; x++) {
+                        int f = pl.rc[i] * 13 + x, w = 0;
+                        for (int q = 0; q < pl.rnok[i]; q++)
+                            w |= pl.rok[i][q] == x;
+                        if (w) {
+                            if (loose[WILD])
+                                loose[WILD]--;
+                        } else if (loose[f])
+                            loose[f]--;
+                    }
+                for (int i = 0; i < pl.ng; i++) {
+                    for (int q = 0; q < pl.gnc[i]; q++) {
+                        int f = pl.gcol[i][q] * 13 + pl.gn[i];
+                        if (loose[f])
+                            loose[f]--;
+                    }
+                    for (int q = 0; q < pl.gk[i] && loose[WILD]; q++)
+                        loose[WILD]--;
+                }
+            }
+            return;
+        }
+        return;
+    }
+    /* opened: at a turn's start, or on in the opening turn (a position cut mid-turn) */
+    int lay = !g->otturn || g->r.layoff_opening_turn; /* L6 */
+    int req = g->took >= 0 && g->took_unopened && !g->took_used ? g->took : -1; /* P2 */
+    if (!g->otturn)
+        swaps(g, p);
+    /* after a full search the rack held no meld, pair or lay-off: only okeys, the new tile or a
+     * table meld it now fits can make one */
+    int fitany = 0;
+    for (int f = 0; f < 52 && !fitany; f++)
+        fitany = c[f] && fits(g, f);
+    int t = g->newtile, pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
+    int news = !g->full[p] || g->otturn || req >= 0 || c[WILD] || fitany;
+    if (g->opened[p] == 1) {
+        if (!news && t >= 0 && t < 52)
+            news = makes_meld(c, t) || (pairs_ok && c[t] >= 2);
+        if (!news && pairs_ok)
+            for (int f = 0; f < 52 && !news; f++)
+                news = c[f] >= 2;
+        if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
+            lay_melds(g, p, &pl, EV_MELD);
+            if (lay)
+                lay_offs(g, p, &pl);
+        }
+    } else {
+        pairs_plan(g, p, req, &pp);
+        lay_pairs(g, p, &pp, EV_MELD);
+        if (lay && (news || (t >= 0 && t < 52 && fits(g, t))) && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+            lay_offs(g, p, &pl);
+    }
+    g->full[p] = lay;
+    memcpy(loose, c, 53);
+}
+
+/* The least useful tile: never the okey while another exists (X3), no tile that fits the table
+ * (X4), outside the melds being built, few neighbours; low first unopened, high once opened. */
+static int choose_discard(G *g, int p, const uint8_t *loose)
+{
+    const uint8_t *c = g->rack[p];
+    int sign = g->opened[p] ? -1 : 1;
+    int best = -1;
+    long bkey = 1L << 60;
+    for (int f = 0; f < 52; f++) {
+        int k = c[f];
+        if (!k)
+            continue;
+        int n = f % 13;
+        long use = k >= 2 ? (g->opened[p] == 2 ? 0 : 1) : 0;
+        if (g->opened[p] != 2) {
+            if (n >= 1 && c[f - 1])
+                use += 3;
+            if (n >= 2 && c[f - 2])
+                use += 1;
+            if (n <= 11 && c[f + 1])
+                use += 3;
+            if (n <= 10 && c[f + 2])
+                use += 1;
+            int gg = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0) - 1;
+            use += 2 * gg;
+        } else if (k >= 2)
+            use += 6;
+        long key = use * 100 + 50 + sign * n;
+        if (fits(g, f))
+            key += 1000000;
+        if (!loose[f])
+            key += 100000;
+        if (key < bkey) {
+            bkey = key;
+            best = f;
+        }
+    }
+    return best < 0 ? WILD : best;
+}
+
+static void do_discard(G *g, int p, int t)
+{
+    const Rules *r = &g->r;
+    uint8_t *c = g->rack[p];
+    c[t]--;
+    int fin = rack_n(c) == 0;
+    int prev = (p + 3) % 4;
+    if (g->otturn && g->opened[p]) {
+        int op = g->opened[p], v = g->opval[p];
+        if (r->siler && ((op == 1 && v >= r->siler_points) || (op == 2 && v >= r->siler_pairs)))
+            penalty(g, p, -r->penalty_unit, RU_O8);
+        if (g->took >= 0 && g->took_unopened && r->cezali && r->x5)
+            penalty(g, prev, r->x5_factor * fval(g->took), RU_X5);
+    }
+    ev3(g, EV_DISCARD, p, t);
+    if (!fin && r->cezali) {
+        if (t == WILD)
+            penalty(g, p, r->penalty_unit, RU_X3);
+        else if (fits(g, t))
+            penalty(g, p, r->penalty_unit, RU_X4);
+    }
+    g->started[p] = 1;
+    if (fin) {
+        end_hand(g, p, t == WILD);
+        return;
+    }
+    g->top[p] = t;
+    g->takeable = p;
+    if (g->dp >= g->nd) {
+        end_hand(g, -1, 0);
+        return;
+    }
+    g->turn = (p + 1) % 4;
+    g->phase = 0;
+    g->took = -1;
+    g->took_unopened = g->otturn = g->placed = g->returned = 0;
+    for (int i = 0; i < g->nt; i++)
+        g->tab[i].endc[0] = g->tab[i].endc[1] = 0;
+}
+
+static void policy_discard(G *g, int p, const uint8_t *loose)
+{
+    uint8_t *c = g->rack[p];
+    int t;
+    if (rack_n(c) == 1) {
+        t = 0;
+        while (!c[t])
+            t++;
+    } else
+        t = choose_discard(g, p, loose);
+    do_discard(g, p, t);
+}
+
+static void play_turn(G *g, int mode, int tile)
+{
+    n_turns++;
+    int p = g->turn;
+    uint8_t loose[53];
+    if (g->phase == 0) {
+        start_of_turn(g, p);
+        int t = takeable_tile(g, p);
+        if (mode == 2 && t >= 0)
+            do_take(g, p, t);
+        else if (mode != 1 && t >= 0 && wants(g, p, t))
+            do_take(g, p, t);
+        else
+            do_draw(g, p);
+    } else if (!g->started[p])
+        start_of_turn(g, p);
+    if (mode == 4 && tile >= 0 && tile < 53 && g->rack[p][tile]) {
+        do_discard(g, p, tile);
+        return;
+    }
+    if (mode == 3 || (g->placed && !g->opened[p])) {
+        memcpy(loose, g->rack[p], 53);
+        if (!g->opened[p]) {
+            static Plan pl;
+            static PPlan pp;
+            (void)pp;
+            if (search_keep(g, g->rack[p], 1, 0, -1, 0, &pl) == 0) {
+                for (int i = 0; i < pl.nruns; i++)
+                    for (int x = pl.ra[i]; x <= pl.rb[i]; x++) {
+                        int f = pl.rc[i] * 13 + x;
+                        if (loose[f])
+                            loose[f]--;
+                    }
+                for (int i = 0; i < pl.ng; i++)
+                    for (int q = 0; q < pl.gnc[i]; q++) {
+                        int f = pl.gcol[i][q] * 13 + pl.gn[i];
+                        if (loose[f])
+                            loose[f]--;
+                    }
+            }
+        }
+    } else {
+        place(g, p, loose);
+        if (g->over)
+            return;
+    }
+    policy_discard(g, p, loose);
+}
+
+/* ---- Python entry ---------------------------------------------------------------------------- */
+
+static G GG;
+
+static int parse_base(G *g, const int32_t *b, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+#define NEXT() (i < n ? b[i++] : (bad = 1, 0))
+    int bad = 0;
+    int *rp = (int *)&g->r;
+    for (int k = 0; k < NRULES; k++)
+        rp[k] = NEXT();
+    g->oi = NEXT();
+    g->ind = NEXT();
+    g->okn = g->oi % 13 + 1;
+    g->turn = NEXT();
+    g->phase = NEXT();
+    g->took = NEXT();
+    g->took_unopened = NEXT();
+    g->otturn = NEXT();
+    g->placed = NEXT();
+    g->returned = NEXT();
+    g->took_used = NEXT();
+    g->takeable = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->top[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->opened[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->opval[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->declared[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->shown[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->started[k] = NEXT();
+    for (int k = 0; k < 4; k++)
+        g->pen[k] = NEXT();
+    int nt = NEXT();
+    if (bad || nt < 0 || nt > MAXM - 20)
+        return -1;
+    g->nt = 0;
+    for (int j = 0; j < nt; j++) {
+        int kind = NEXT(), owner = NEXT(), cnt = NEXT(), e0 = NEXT(), e1 = NEXT();
+        int mi = new_meld(g, kind, owner);
+        TM *m = &g->tab[mi];
+        m->endc[0] = e0;
+        m->endc[1] = e1;
+        if (cnt < 0 || cnt > 13)
+            return -1;
+        for (int q = 0; q < cnt; q++) {
+            int ph = NEXT(), face = NEXT(), pl = NEXT();
+            if (bad || face < 0 || face > 51)
+                return -1;
+            if (kind == 0) {
+                int x = face % 13;
+                if (q == 0) {
+                    m->a = face / 13;
+                    m->lo = x;
+                }
+                m->hi = x;
+                m->phys[x] = (int8_t)ph;
+                m->placer[x] = (int8_t)pl;
+            } else if (kind == 1) {
+                m->a = face % 13;
+                m->phys[face / 13] = (int8_t)ph;
+                m->placer[face / 13] = (int8_t)pl;
+            } else if (kind == 2) {
+                m->a = face;
+                m->phys[q & 1] = (int8_t)ph;
+                m->placer[q & 1] = (int8_t)pl;
+            }
+        }
+    }
+#undef NEXT
+    return bad ? -1 : 0;
+}
+
+static PyObject *r_play(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer base, racks, deck;
+    int mode, tile, trace;
+    if (!PyArg_ParseTuple(args, "y*y*y*iip", &base, &racks, &deck, &mode, &tile, &trace))
+        return NULL;
+    G *g = &GG;
+    int bad = racks.len != 4 * 53 || deck.len > 128 || base.len % 4;
+    if (!bad) {
+        memset(g->tab, 0, sizeof g->tab);
+        bad = parse_base(g, (const int32_t *)base.buf, base.len / 4) < 0;
+    }
+    if (!bad) {
+        memcpy(g->rack, racks.buf, 4 * 53);
+        memcpy(g->deck, deck.buf, (size_t)deck.len);
+        g->nd = (int)deck.len;
+        g->dp = 0;
+        for (int k = 0; k < 4; k++)
+            for (int f = 0; f < 53; f++)
+                bad |= g->rack[k][f] > 4;
+        for (int q = 0; q < g->nd; q++)
+            bad |= g->deck[q] > 52;
+    }
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&racks);
+    PyBuffer_Release(&deck);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "crollout: bad base state, racks (4 x 53 counts) or deck");
+        return NULL;
+    }
+    n_plays++;
+    g->newtile = -1;
+    memset(g->full, 0, sizeof g->full);
+    g->over = g->result = 0;
+    g->finisher = -1;
+    memset(g->scores, 0, sizeof g->scores);
+    g->tracing = trace;
+    g->ntr = 0;
+    if (g->phase == 2) {
+        g->over = 1;
+    }
+    int guard = 0;
+    if (!g->over && !(g->phase == 0 && g->dp >= g->nd)) {
+        play_turn(g, mode, tile);
+        while (!g->over && guard++ < 400) {
+            if (g->dp >= g->nd && g->phase == 0)
+                break; /* cannot happen by the rules (E1); a guard */
+            play_turn(g, 0, -1);
+        }
+    }
+    int v[4];
+    for (int k = 0; k < 4; k++)
+        v[k] = g->scores[k] + g->pen[k];
+    PyObject *tr;
+    if (trace) {
+        tr = PyBytes_FromStringAndSize((const char *)g->tr, (Py_ssize_t)g->ntr * 4);
+        if (!tr)
+            return NULL;
+    } else {
+        tr = Py_None;
+        Py_INCREF(tr);
+    }
+    return Py_BuildValue("(iiiiiN)", v[0], v[1], v[2], v[3], g->result, tr);
+}
+
+static PyObject *r_stats(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    PyObject *o = Py_BuildValue("(llll(llllllll))", n_search, n_turns, n_plays, n_hits, n_cat[0], n_cat[1], n_cat[2],
+                                n_cat[3], n_cat[4], n_cat[5], n_cat[6], n_cat[7]);
+    n_search = n_turns = n_plays = n_hits = 0;
+    memset(n_cat, 0, sizeof n_cat);
+    return o;
+}
+
+static PyMethodDef ro_methods[] = {
+    {"stats", r_stats, METH_NOARGS, "Counters since the last call: (searches, turns, plays, memo hits)."},
+    {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef ro_module = {PyModuleDef_HEAD_INIT, "crollout", NULL, -1, ro_methods, NULL, NULL, NULL,
+                                       NULL};
+
+PyMODINIT_FUNC PyInit_crollout(void)
+{
+    k_init();
+    return PyModule_Create(&ro_module);
+}
