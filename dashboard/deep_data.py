@@ -72,11 +72,14 @@ def choice_row(c: Choice, lang: str) -> dict[str, Any]:
     cands = []
     for x in c.candidates[:TOP] + [x for x in c.candidates[TOP:] if x.get("played")]:
         cands.append({"move": describe(x.get("events") or [], str(x.get("move")), lang), "label": x.get("move"),
-                      "expected": float(x["expected"]), "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
-                      "played": bool(x.get("played")), "events": list(x.get("events") or [])})
+                      "expected": None if x.get("expected") is None else float(x["expected"]),
+                      "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
+                      "played": bool(x.get("played")), "events": list(x.get("events") or []),
+                      "tie": bool(x.get("tie"))})
     return {"kind": c.kind, "step": c.step, "played": describe(c.played_events, c.played, lang),
             "best": describe(c.best_events, c.best, lang), "expected_played": float(c.expected_played),
             "expected_best": float(c.expected_best), "se": float(c.se), "cost": float(c.cost),
+            "ci": None if c.ci is None else float(c.ci), "worlds": int(c.worlds), "forced": c.forced,
             "category": c.category, "lesson": sentence(c, lang), "candidates": cands,
             "best_events": c.best_events, "played_events": list(c.played_events)}
 

@@ -2,6 +2,7 @@
 
 from .core import (
                    DEFAULT_BUDGET,
+                   PRICE_WORLDS,
                    Candidate,
                    Evaluation,
                    best,
@@ -11,12 +12,13 @@ from .core import (
                    draw_candidate,
                    evaluate,
                    place_candidate,
+                   price,
                    take_candidate,
                    unseen_tiles,
 )
 from .calibration import expected
 from .expert import ExpertBot
 
-__all__ = ["DEFAULT_BUDGET", "Candidate", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
-           "discard_candidate", "draw_candidate", "evaluate", "expected", "place_candidate", "take_candidate",
+__all__ = ["DEFAULT_BUDGET", "PRICE_WORLDS", "Candidate", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
+           "discard_candidate", "draw_candidate", "evaluate", "expected", "place_candidate", "price", "take_candidate",
            "unseen_tiles"]

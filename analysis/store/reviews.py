@@ -59,7 +59,8 @@ class Annotated:
 
     @property
     def graded(self) -> int:
-        return len(self.choices) if self.depth == "deep" else len(self.decisions)
+        """Decisions graded: a deep pass's forced ones (issue 21) are recorded, not graded."""
+        return sum(1 for c in self.choices if c[20] is None) if self.depth == "deep" else len(self.decisions)
 
 
 def rows(gr: GameReview) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -85,7 +86,9 @@ def choice_rows(gr: GameReview) -> list[tuple[Any, ...]]:
             out.append((gr.game, d.ord, d.hand, d.seat, gr.players[d.seat], d.turn, c.kind, c.step, c.line, c.played,
                         c.best, float(c.expected_played), float(c.expected_best), float(c.se), float(c.cost),
                         c.category, json.dumps(c.candidates, ensure_ascii=False, default=str),
-                        json.dumps(c.played_events, ensure_ascii=False, default=str)))
+                        json.dumps(c.played_events, ensure_ascii=False, default=str),
+                        None if c.ci is None else float(c.ci), int(c.worlds), c.forced,
+                        None if c.reason is None else json.dumps(c.reason, ensure_ascii=False, default=str)))
     return out
 
 
@@ -135,7 +138,8 @@ DECISION_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "step", "en
                     "take_opens", "opened_before", "exposure_played", "exposure_best", "cost", "agrees", "mistakes",
                     "played", "best", "cost_points")
 CHOICE_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "kind", "step", "line", "played", "best",
-                  "expected_played", "expected_best", "se", "cost", "category", "candidates", "played_events")
+                  "expected_played", "expected_best", "se", "cost", "category", "candidates", "played_events",
+                  "ci", "worlds", "forced", "reason")
 MISTAKE_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "step", "line", "category", "cost", "severity",
                    "detail")
 
@@ -284,12 +288,13 @@ def load_review(con: duckdb.DuckDBPyConnection, game: str) -> GameReview | None:
     choices: dict[tuple[int, int, int], list[Choice]] = {}
     for row in con.execute("""
             SELECT ord, seat, turn, kind, step, line, played, best, expected_played, expected_best, se, cost, category,
-                   candidates, played_events FROM review_choices WHERE game = ? ORDER BY ord, turn, step""",
-                           [game]).fetchall():
+                   candidates, played_events, ci, worlds, forced, reason FROM review_choices WHERE game = ?
+            ORDER BY ord, turn, step""", [game]).fetchall():
         o, seat, turn = row[0], row[1], row[2]
         choices.setdefault((o, seat, turn), []).append(
             Choice(row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10], row[11],
-                   json.loads(row[13]) if row[13] else [], json.loads(row[14]) if row[14] else [], row[12]))
+                   json.loads(row[13]) if row[13] else [], json.loads(row[14]) if row[14] else [], row[12],
+                   row[15], int(row[16] or 0), row[17], json.loads(row[18]) if row[18] else None))
     hands: dict[int, HandReview] = {}
     results = dict(con.execute("SELECT ord, result FROM hands WHERE game = ?", [game]).fetchall())
     for r in con.execute("""
