@@ -97,7 +97,7 @@ FORCED_WORDS: dict[str, tuple[str, str]] = {
     "single": ("tek yasal hamle vardı", "it was the only legal move"),
     "take_returned": ("yerdeki taş tutulamazdı: onunla açamayan oyuncu onu geri verir (P2)",
                       "the discard could not be kept: a seat that cannot open with it gives it back (P2)"),
-    "identical": ("bütün adaylar her dünyada aynı puanı aldı", "every candidate scored the same in every world"),
+    "identical": ("adayların hepsi bütün dünyalarda aynı puanı aldı", "every candidate scored the same in every world"),
 }
 
 # quick-pass categories that may label a costed decision, by the reason the best line gives

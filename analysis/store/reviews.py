@@ -92,9 +92,11 @@ def choice_rows(gr: GameReview) -> list[tuple[Any, ...]]:
     return out
 
 
-def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DEEP_BUDGET) -> Annotated:
+def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DEEP_BUDGET,
+             worlds: int | None = None) -> Annotated:
     """Replay and review one game (pure: runs in worker processes). ``depth``: ``quick`` (the exact
-    checks) or ``deep`` (every decision in expected points; ``budget`` seconds per decision)."""
+    checks) or ``deep`` (every decision in expected points; ``budget`` seconds per decision for the
+    ranking pass, ``worlds`` fixed pricing worlds, default the evaluator's PRICE_WORLDS)."""
     t0 = time.perf_counter()
     version = DEEP_VERSION if depth == "deep" else SOLVER_VERSION
     try:
@@ -102,7 +104,8 @@ def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DE
         if depth == "deep":
             from analysis.review.deep import deep_review_game  # the evaluator loads only for a deep pass
 
-            gr = deep_review_game(res, budget=budget)
+            gr = deep_review_game(res, budget=budget) if worlds is None else \
+                deep_review_game(res, budget=budget, worlds=worlds)
         else:
             gr = review_game(res)
     except Exception as e:  # noqa: BLE001  (a solver bug must not stop a whole run: the game is reported)
@@ -219,7 +222,7 @@ def _results(todo: Iterable[tuple[Any, ...]], total: int, jobs: int, cluster: Cl
 
 def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = False, progress: bool = False,
             batch: int = 20, games: Sequence[str] | None = None, cluster: Cluster | None = None,
-            deep: bool = False, budget: float = DEEP_BUDGET) -> AnalyzeSummary:
+            deep: bool = False, budget: float = DEEP_BUDGET, worlds: int | None = None) -> AnalyzeSummary:
     """Annotate every game not yet annotated by the current solver version (``games``: only these;
     ``cluster``: on its workers, this process writing as results arrive; ``jobs`` is then unused)."""
     t0 = time.perf_counter()
@@ -235,7 +238,7 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
         for gid, cs in todo_ids:
             g = load_gamelog(con, gid)
             if g is not None:
-                yield (g, cs, depth, budget) if deep else (g, cs)
+                yield (g, cs, depth, budget, worlds) if deep else (g, cs)
 
     bar = None
     if progress and cluster is None:  # the cluster's own bar counts tasks and workers alive
