@@ -83,6 +83,6 @@ else:
         f'<b>{link_rules_html(esc(rv.category(c, lang)), lang)}</b>: '
         f'{link_rules_html(esc(rv.definition(c, lang)), lang)}</div>' for c in cats), unsafe_allow_html=True)
 
-st.download_button(tr("report", lang), rv.report_html(game), file_name=f"istaka-review-{game}.html",
-                   mime="text/html", key="rv_report")
+st.download_button(tr("report", lang), rv.report_html(game, lang, st.session_state.get("dv_min_cost") or 0),
+                   file_name=f"istaka-review-{game}.html", mime="text/html", key="rv_report")
 deep_view.review_section(game, lang, pick or None)  # every decision in expected points (issue 15)
