@@ -10,11 +10,11 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import match, replay, review, simulate, solve, store
+from . import evaluate, match, replay, review, simulate, solve, store
 from .common import UsageError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-MODULES = (replay, solve, simulate, match, store, review)
+MODULES = (replay, solve, simulate, match, store, review, evaluate)
 
 
 def build_parser() -> argparse.ArgumentParser:

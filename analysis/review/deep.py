@@ -216,18 +216,7 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
             after = apply(after, e)
         if after.over:  # the placing ended the hand without a discard (a void hand, E3)
             return None
-        want = _signature(after, seat)
-        played = -1
-        for i, c in enumerate(cands):
-            st = state
-            try:
-                for e in c.events:
-                    st = apply(st, e)
-            except ValueError:
-                continue
-            if _signature(st, seat) == want:
-                played = i
-                break
+        played = match_placing(state, seat, cands, played_events)
         if played < 0:
             cands.append(place_candidate(tuple(played_events), "played"))
             played = len(cands) - 1
@@ -245,6 +234,31 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         return _forced(kind, step, line, cands, played, played_events, forced)
     return _grade(view, cands, played, seed=seed, budget=budget, worlds=worlds, known=known or {}, kind=kind,
                   step=step, line=line, played_events=played_events)
+
+
+def match_placing(state: HandState, seat: int, cands: Sequence[Candidate],
+                  played_events: Sequence[dict[str, Any]]) -> int:
+    """The candidate that leaves what the played placing leaves (rack, opening, table), or -1."""
+    after = state
+    for e in played_events:
+        after = apply(after, dict(e))
+    want = _signature(after, seat)
+    for i, c in enumerate(cands):
+        st = state
+        try:
+            for e in c.events:
+                st = apply(st, e)
+        except ValueError:
+            continue
+        if _signature(st, seat) == want:
+            return i
+    return -1
+
+
+def seat_knows(steps: Sequence[Step], upto: int, seat: int) -> dict[int, list[Tile]]:
+    """What ``seat`` knows sits in the other racks after step ``upto`` (the discards it saw taken
+    and not yet placed): the deep review's view of that position, for one step."""
+    return _known(_taken_held(steps[: upto + 1]), upto, seat)
 
 
 def _clean(ev: dict[str, Any]) -> dict[str, Any]:
@@ -359,4 +373,5 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
     return gr
 
 
-__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision"]
+__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
+           "match_placing", "recommend", "seat_knows"]
