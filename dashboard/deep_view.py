@@ -176,8 +176,16 @@ def _top_text(cands: Sequence[Mapping[str, Any]]) -> str:
 # ---- the Review page -------------------------------------------------------------------------
 
 
-def review_section(game: str, lang: str, hand: int | None = None) -> None:
-    """The deep review of ``game`` on the Review page (``hand``: the hand number picked there)."""
+def min_cost_filter(container: Any, lang: str) -> int:
+    """The Review page's severity filter: only mistakes over 10 / 30 / 100 points (issue 21)."""
+    return int(container.selectbox(pw.t("pw_min_cost", lang), [0, *RATE_OVER], key="rv_min_cost",
+                                   format_func=lambda n: pw.t("pw_min_all", lang) if n == 0
+                                   else pw.t("pw_min_fmt", lang, x=n)))
+
+
+def review_section(game: str, lang: str, hand: int | None = None, min_cost: int = 0) -> None:
+    """The deep review of ``game`` on the Review page (``hand``: the hand number picked there;
+    ``min_cost``: only decisions costing more, the page's severity filter)."""
     st.subheader(t("dv_title", lang))
     st.caption(t("dv_intro", lang))
     st.caption(f"[{t('dv_guide', lang)}]({url_state.link('rules', doc='review')})")  # docs/review*.md
@@ -219,7 +227,7 @@ def review_section(game: str, lang: str, hand: int | None = None) -> None:
         st.session_state["dv_hand"] = ords[0]
     ord = int(st.selectbox(t("hand", lang), ords, key="dv_hand", format_func=lambda o: str(number[o])))
     _hand_result(summ, ord, gr.players, lang)
-    _decisions(game, gr, ord, number[ord], lang)
+    _decisions(game, gr, ord, number[ord], lang, min_cost)
 
 
 def _hand_result(summ: Mapping[str, Any], ord: int, players: Sequence[str], lang: str) -> None:
@@ -234,14 +242,11 @@ def _hand_result(summ: Mapping[str, Any], ord: int, players: Sequence[str], lang
     }), hide_index=True, key="dv_hand_result")
 
 
-def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
+def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str, floor: int = 0) -> None:
     rows = deep_data.hand_choices(gr, ord, lang)
     names = gr.players
     st.markdown(f"**{esc(t('dv_decisions', lang))}**")
-    a, b = st.columns([1, 1])
-    only = a.toggle(t("dv_only_costly", lang), key="dv_only_costly")
-    floor = int(b.selectbox(pw.t("pw_min_cost", lang), [0, *RATE_OVER], key="dv_min_cost",
-                            format_func=lambda n: pw.t("pw_min_all", lang) if n == 0 else pw.t("pw_min_fmt", lang, x=n)))
+    only = st.toggle(t("dv_only_costly", lang), key="dv_only_costly")
     shown = [r for r in rows if r["cost"] > 0] if only else rows
     if floor:  # only mistakes over N points
         shown = [r for r in shown if r["cost"] > floor]
@@ -379,5 +384,6 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
                   on_click=precise.add, args=(here,))
 
 
-__all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "replay_panel",
+__all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "min_cost_filter",
+           "replay_panel",
            "review_section"]

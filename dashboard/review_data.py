@@ -303,8 +303,11 @@ def chance_lines(c: dict[str, Any], lang: str) -> list[str]:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _player_frames(v: int, path: str, variant: str | None) -> dict[str, pd.DataFrame]:
     def run(con: Any) -> dict[str, pd.DataFrame]:
+        from analysis.store.review_rates import player_rates
+
         return {"trend": queries.player_review(con, variant=variant),
-                "categories": queries.player_mistakes(con, variant=variant)}
+                "categories": queries.player_mistakes(con, variant=variant),
+                "rates": player_rates(con, variant=variant)}
     return _read(run)
 
 
