@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 from analysis import store
-from analysis.evaluate import best, candidates, decision_of, evaluate
+from analysis.evaluate import PRICE_WORLDS, best, candidates, decision_of, evaluate
 from analysis.game import HandState
 from analysis.players import View
 from analysis.review import DEEP_BUDGET, DEEP_VERSION, Choice, GameReview
@@ -27,6 +27,7 @@ from . import data
 # same numbers on every machine, ~10 ms a step, so stepping stays fast), or, on request, for a
 # longer budget; each answer is cached per (game, hand, step).
 LIVE_WORLDS = 8
+DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision (issue 21)
 PRECISE_BUDGET = 1.0  # seconds
 TOP = 3
 
@@ -72,11 +73,14 @@ def choice_row(c: Choice, lang: str) -> dict[str, Any]:
     cands = []
     for x in c.candidates[:TOP] + [x for x in c.candidates[TOP:] if x.get("played")]:
         cands.append({"move": describe(x.get("events") or [], str(x.get("move")), lang), "label": x.get("move"),
-                      "expected": float(x["expected"]), "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
-                      "played": bool(x.get("played")), "events": list(x.get("events") or [])})
+                      "expected": None if x.get("expected") is None else float(x["expected"]),
+                      "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
+                      "played": bool(x.get("played")), "events": list(x.get("events") or []),
+                      "tie": bool(x.get("tie"))})
     return {"kind": c.kind, "step": c.step, "played": describe(c.played_events, c.played, lang),
             "best": describe(c.best_events, c.best, lang), "expected_played": float(c.expected_played),
             "expected_best": float(c.expected_best), "se": float(c.se), "cost": float(c.cost),
+            "ci": None if c.ci is None else float(c.ci), "worlds": int(c.worlds), "forced": c.forced,
             "category": c.category, "lesson": sentence(c, lang), "candidates": cands,
             "best_events": c.best_events, "played_events": list(c.played_events)}
 
@@ -103,9 +107,10 @@ def stored_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]]
 
 
 def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
-             budget: float = DEEP_BUDGET) -> tuple[int, str | None]:
+             budget: float = DEEP_BUDGET, worlds: int | None = None) -> tuple[int, str | None]:
     """The deep pass of one game in this process (``progress(done, total)`` per turn), written in
-    one transaction; (decisions graded, error or None)."""
+    one transaction; (decisions graded, error or None). ``worlds``: the fixed pricing worlds
+    (default :data:`DEEP_WORLDS`, the evaluator's PRICE_WORLDS)."""
     from analysis.review.deep import deep_review_game
     from analysis.store.reviews import Annotated, choice_rows, pending, rows, write
 
@@ -114,7 +119,7 @@ def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
         return 0, str(rp.result.error.get("message")) if rp is not None and rp.result.error else game
     t0 = time.perf_counter()
     try:
-        gr = deep_review_game(rp.result, budget=budget, progress=progress)
+        gr = deep_review_game(rp.result, budget=budget, progress=progress, worlds=worlds or DEEP_WORLDS)
     except Exception as e:  # noqa: BLE001  (shown to the user; the page stays up)
         return 0, f"{type(e).__name__}: {e}"
     dec, mis = rows(gr)
@@ -126,7 +131,7 @@ def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
         write(con, [Annotated(game, todo[game], time.perf_counter() - t0, dec, mis, choices=choices, depth="deep",
                               version=DEEP_VERSION)])
     st.cache_data.clear()
-    return len(choices), None
+    return sum(1 for c in choices if c[20] is None), None
 
 
 @st.cache_data(show_spinner=False, max_entries=512)

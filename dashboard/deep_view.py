@@ -17,7 +17,10 @@ import streamlit as st
 
 from analysis.game import HandState, Tile, apply
 
+from analysis.review import RATE_OVER
+
 from . import access, data, deep_data, review_data, url_state
+from . import pricing_words as pw
 from .i18n import t
 from .replay_view import describe as describe_event
 from .tiles_view import esc, md_text, meld_html, notation_row, rack_html, tile_html
@@ -153,25 +156,36 @@ def _state_at(game: str, ord: int, step: int) -> tuple[HandState | None, list[st
 
 
 def candidates_frame(cands: Sequence[Mapping[str, Any]], lang: str) -> pd.DataFrame:
-    """The top candidates (and the played one) with their expected points, best first."""
+    """The top candidates (and the played one) with their expected points, best first; a move
+    within the interval of the best is marked "as good" (issue 21)."""
     return pd.DataFrame({
         t("dv_col_move", lang): [c["move"] for c in cands],
-        t("dv_col_expected_pts", lang): [_num(c["expected"]) for c in cands],
+        t("dv_col_expected_pts", lang): [None if c.get("expected") is None else _num(c["expected"]) for c in cands],
         t("dv_col_se", lang): [_num(c["se"]) for c in cands],
         t("dv_col_worlds", lang): [int(c["n"]) for c in cands],
         t("dv_col_is_played", lang): ["✓" if c.get("played") else "" for c in cands],
+        pw.t("pw_col_tie", lang): ["=" if c.get("tie") else "" for c in cands],
     })
 
 
 def _top_text(cands: Sequence[Mapping[str, Any]]) -> str:
-    return " · ".join(f"{c['move']} {_num(c['expected'])}" for c in cands[: deep_data.TOP])
+    return " · ".join(f"{c['move']} {_num(c['expected'])}" if c.get("expected") is not None else str(c["move"])
+                      for c in cands[: deep_data.TOP])
 
 
 # ---- the Review page -------------------------------------------------------------------------
 
 
-def review_section(game: str, lang: str, hand: int | None = None) -> None:
-    """The deep review of ``game`` on the Review page (``hand``: the hand number picked there)."""
+def min_cost_filter(container: Any, lang: str) -> int:
+    """The Review page's severity filter: only mistakes over 10 / 30 / 100 points (issue 21)."""
+    return int(container.selectbox(pw.t("pw_min_cost", lang), [0, *RATE_OVER], key="rv_min_cost",
+                                   format_func=lambda n: pw.t("pw_min_all", lang) if n == 0
+                                   else pw.t("pw_min_fmt", lang, x=n)))
+
+
+def review_section(game: str, lang: str, hand: int | None = None, min_cost: int = 0) -> None:
+    """The deep review of ``game`` on the Review page (``hand``: the hand number picked there;
+    ``min_cost``: only decisions costing more, the page's severity filter)."""
     st.subheader(t("dv_title", lang))
     st.caption(t("dv_intro", lang))
     st.caption(f"[{t('dv_guide', lang)}]({url_state.link('rules', doc='review')})")  # docs/review*.md
@@ -187,13 +201,19 @@ def review_section(game: str, lang: str, hand: int | None = None) -> None:
     summ = deep_data.summary(game) or {"seats": [], "hands": []}
     seats = summ["seats"]
     st.markdown(f"**{esc(t('dv_seats', lang))}**")
-    st.dataframe(pd.DataFrame({
+    frame = {
         "#": [s["seat"] for s in seats], t("col_player", lang): [s["player"] for s in seats],
         t("dv_col_graded", lang): [s["graded"] for s in seats],
         t("dv_col_cost", lang): [_num(s["cost"]) for s in seats],
         t("dv_col_cost_hand", lang): [_num(s["cost_per_hand"]) for s in seats],
         t("dv_col_accuracy", lang): [None if s["accuracy"] is None else _num(s["accuracy"]) for s in seats],
-    }), hide_index=True, key="dv_seats")
+        pw.t("pw_col_forced", lang): [s.get("forced", 0) for s in seats],
+    }
+    for n in RATE_OVER:  # the bad-move rates (issue 21)
+        frame[pw.t("pw_col_rate", lang, x=n)] = [(s.get("rates") or {}).get(str(n)) for s in seats]
+    st.dataframe(pd.DataFrame(frame), hide_index=True, key="dv_seats")
+    forced = summ.get("forced") or {}
+    st.caption(pw.t("pw_forced_note", lang, n=int(forced.get("total", 0)), w=summ.get("pricing_worlds", 0)))
 
     hands = [(h["ord"], h["hand"]) for h in summ["hands"]]
     if not hands:
@@ -207,7 +227,7 @@ def review_section(game: str, lang: str, hand: int | None = None) -> None:
         st.session_state["dv_hand"] = ords[0]
     ord = int(st.selectbox(t("hand", lang), ords, key="dv_hand", format_func=lambda o: str(number[o])))
     _hand_result(summ, ord, gr.players, lang)
-    _decisions(game, gr, ord, number[ord], lang)
+    _decisions(game, gr, ord, number[ord], lang, min_cost)
 
 
 def _hand_result(summ: Mapping[str, Any], ord: int, players: Sequence[str], lang: str) -> None:
@@ -222,12 +242,14 @@ def _hand_result(summ: Mapping[str, Any], ord: int, players: Sequence[str], lang
     }), hide_index=True, key="dv_hand_result")
 
 
-def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
+def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str, floor: int = 0) -> None:
     rows = deep_data.hand_choices(gr, ord, lang)
     names = gr.players
     st.markdown(f"**{esc(t('dv_decisions', lang))}**")
     only = st.toggle(t("dv_only_costly", lang), key="dv_only_costly")
     shown = [r for r in rows if r["cost"] > 0] if only else rows
+    if floor:  # only mistakes over N points
+        shown = [r for r in shown if r["cost"] > floor]
     frame = pd.DataFrame({
         t("dv_col_turn", lang): [r["turn"] + 1 for r in shown],
         t("col_player", lang): [names[r["seat"]] for r in shown],
@@ -236,7 +258,8 @@ def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
         t("dv_col_best", lang): [r["best"] for r in shown],
         t("dv_col_exp_played", lang): [_num(r["expected_played"]) for r in shown],
         t("dv_col_exp_best", lang): [_num(r["expected_best"]) for r in shown],
-        t("dv_col_cost", lang): [_num(r["cost"]) for r in shown],
+        t("dv_col_cost", lang): [pw.cost_text(r["cost"], r.get("ci"), r.get("worlds", 0), r.get("forced"), lang)
+                                 for r in shown],
         t("dv_col_top", lang): [_top_text(r["candidates"]) for r in shown],
         t("dv_col_lesson", lang): [r["lesson"] for r in shown],
         "▶": [url_state.link("replay", game=game, hand=hand_no, step=r["step"], seat=r["seat"]) for r in shown],
@@ -255,7 +278,9 @@ def _decisions(game: str, gr: Any, ord: int, hand_no: int, lang: str) -> None:
     def title(j: int, md: bool = False) -> str:  # md: an expander's label is Markdown, an option is not
         name = names[rows[j]["seat"]]
         return t("dv_pick_fmt", lang, turn=rows[j]["turn"] + 1, name=md_text(name) if md else name,
-                 kind=kind_label(rows[j]["kind"], lang), cost=_num(rows[j]["cost"]))
+                 kind=kind_label(rows[j]["kind"], lang),
+                 cost=pw.cost_text(rows[j]["cost"], rows[j].get("ci"), rows[j].get("worlds", 0), rows[j].get("forced"),
+                                   lang))
 
     if st.toggle(t("dv_all", lang), key="dv_all"):  # every decision shown (as filtered) in full
         visible = {id(x) for x in shown}
@@ -276,10 +301,15 @@ def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Seque
     kind = kind_label(r["kind"], lang)
     box.markdown(f'<div data-testid="dv-lesson"><b>{esc(t("dv_col_turn", lang))} {r["turn"] + 1} · '
                  f'{esc(names[r["seat"]])} · {esc(kind)}</b><br>{esc(r["lesson"])}</div>', unsafe_allow_html=True)
-    if r["cost"] > 0:
+    if r["cost"] > 0 and r.get("ci") is not None and r.get("worlds"):
+        box.markdown(f"**{esc(pw.t('pw_cost_ci', lang, cost=round(r['cost']), ci=round(r['ci']), w=r['worlds']))}**")
+    elif r["cost"] > 0:
         box.markdown(f"**{esc(t('dv_cost_line', lang, cost=_num(r['cost'])))}**")
-    box.markdown(f"**{esc(t('dv_candidates', lang))}**")
-    box.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_candidates{key}")
+    if r.get("forced") and any(c.get("expected") is None for c in r["candidates"]):
+        box.caption(pw.t("pw_forced_why", lang))  # nothing was priced: no table of numbers
+    else:
+        box.markdown(f"**{esc(t('dv_candidates', lang))}**")
+        box.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_candidates{key}")
     state, players = _state_at(game, ord, int(r["step"]))
     left, right = box.columns(2)
     left.markdown(f"**{esc(t('dv_best_line', lang))}**")
@@ -326,7 +356,10 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
         for j, r in enumerate(stored):
             st.markdown(f'<div data-testid="dv-replay-lesson"><b>{esc(kind_label(r["kind"], lang))}</b>: '
                         f'{esc(r["lesson"])}</div>', unsafe_allow_html=True)
-            st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
+            if r.get("forced") and any(c.get("expected") is None for c in r["candidates"]):
+                st.caption(pw.t("pw_forced_why", lang))
+            else:
+                st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
         return
     precise = st.session_state.setdefault(_PRECISE, set())
     here = (game, ord, step)
@@ -351,5 +384,6 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
                   on_click=precise.add, args=(here,))
 
 
-__all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "replay_panel",
+__all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "min_cost_filter",
+           "replay_panel",
            "review_section"]

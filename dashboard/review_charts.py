@@ -1,13 +1,16 @@
 """The Players page's move-review section: agreement with the best move and cost per hand per
-game over dates, and mistakes by category (from ``istaka analyze``'s annotations)."""
+game over dates, mistakes by category, and the bad-move rates (% of graded decisions costing
+more than 10 / 30 / 100 points) (from ``istaka analyze``'s annotations)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from . import pricing_words as pw
 from . import review_data as rv
 from .charts import PALETTE, _layout, player_colours
 from .i18n import t as tm
@@ -42,8 +45,24 @@ def figures(variant: str | None, players: Sequence[str], lang: str) -> dict[str,
                              orientation="h", marker_color=colour.get(name, PALETTE[i % len(PALETTE)])))
     fig.update_layout(barmode="group")  # horizontal bars: the kinds' names are read, not stacked on each other
     out["categories"] = _layout(fig, t("chart_categories", lang), t("axis_per_game", lang), "")
+    out["rates"] = rates_figure(frames["rates"], players, lang)
     out["categories"].update_layout(height=max(340, 90 + 30 * len(set(cats["category"]))), yaxis={"automargin": True})
     return out
+
+
+def rates_figure(rates: pd.DataFrame, players: Sequence[str], lang: str) -> go.Figure:
+    """Per player, the bad-move rate: % of its graded decisions costing more than 10 / 30 / 100
+    points (issue 21), one bar per threshold."""
+    from analysis.store.review_rates import RATE_OVER, overall
+
+    mine = overall(rates[rates["player"].isin(players)]) if len(rates) else {}
+    colour = player_colours()
+    fig = go.Figure()
+    for i, (name, by) in enumerate(mine.items()):
+        fig.add_trace(go.Bar(x=[pw.t("pw_rate_name", lang, x=n) for n in RATE_OVER], y=[by[n] for n in RATE_OVER],
+                             name=esc(name), marker_color=colour.get(name, PALETTE[i % len(PALETTE)])))
+    fig.update_layout(barmode="group")
+    return _layout(fig, pw.t("pw_chart_rates", lang), "", pw.t("pw_axis_rate", lang))
 
 
 def show(variant: str | None, players: Sequence[str], lang: str) -> None:
@@ -58,5 +77,6 @@ def show(variant: str | None, players: Sequence[str], lang: str) -> None:
     a.plotly_chart(figs["agreement"], key="ch_rv_agreement")
     b.plotly_chart(figs["cost"], key="ch_rv_cost")
     st.plotly_chart(figs["categories"], key="ch_rv_categories")
+    st.plotly_chart(figs["rates"], key="ch_rv_rates")
     if cites := legend([y for tr in figs["categories"].data for y in (tr.y if tr.y is not None else ())], lang):
         st.caption(cites)  # the categories' rule IDs, named and linked to the Rules page

@@ -303,8 +303,11 @@ def chance_lines(c: dict[str, Any], lang: str) -> list[str]:
 @st.cache_data(show_spinner=False, max_entries=16)
 def _player_frames(v: int, path: str, variant: str | None) -> dict[str, pd.DataFrame]:
     def run(con: Any) -> dict[str, pd.DataFrame]:
+        from analysis.store.review_rates import player_rates
+
         return {"trend": queries.player_review(con, variant=variant),
-                "categories": queries.player_mistakes(con, variant=variant)}
+                "categories": queries.player_mistakes(con, variant=variant),
+                "rates": player_rates(con, variant=variant)}
     return _read(run)
 
 
@@ -324,18 +327,21 @@ def practice_positions(player: str) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _report(v: int, path: str, game_id: str) -> str:
+def _report(v: int, path: str, game_id: str, lang: str, min_cost: float) -> str:
     from analysis.review import render
     from analysis.review import review_game
 
     rp = data.replay(game_id)
     if rp is None:
         return ""
-    return render(rp.result, review_game(rp.result))
+    stored = _read(store.load_review, game_id)  # the stored review, deep or quick, as `istaka report` gives it
+    return render(rp.result, stored if stored is not None else review_game(rp.result), lang=lang, min_cost=min_cost)
 
 
-def report_html(game_id: str) -> str:
-    return _report(data.version(), data.db_file(), game_id)
+def report_html(game_id: str, lang: str = "tr", min_cost: float = 0) -> str:
+    """The game's HTML report as ``istaka report GAME`` writes it: the stored review (the deep one
+    when the game has one, issue 24), in the page's language, decisions over ``min_cost`` in full."""
+    return _report(data.version(), data.db_file(), game_id, lang, float(min_cost))
 
 
 __all__ = ["SEV_COLOUR", "SEV_ICON", "SOLVER_VERSION", "t"]

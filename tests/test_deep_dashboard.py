@@ -22,6 +22,7 @@ from analysis.review.lesson import sentence
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, load_review
 from dashboard import deep_data
+from dashboard.pricing_words import cost_text
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<b>x</b>"
@@ -29,11 +30,11 @@ WORDS = {  # what a user reads, per language
     "tr": {"button": "Derin inceleme", "title": "Derin inceleme: beklenen puan", "expected": "Beklenen puan",
            "panel": "Değerlendiricinin ilk üç kararı", "stored": "derin incelemesinden", "live": "dünya",
            "done": "Derin inceleme bitti", "best_line": "En iyi hamle, bütünüyle", "graded": "Değerlendirilen karar",
-           "actual": "Gerçek el puanı"},
+           "actual": "Gerçek el puanı", "forced": "zorunlu"},
     "en": {"button": "Deep review", "title": "Deep review: expected points", "expected": "Expected points",
            "panel": "The evaluator's top three decisions", "stored": "deep review (stored)", "live": "worlds",
            "done": "Deep review done", "best_line": "The best line, drawn whole", "graded": "Graded decisions",
-           "actual": "Actual hand score"},
+           "actual": "Actual hand score", "forced": "forced"},
 }
 
 
@@ -49,7 +50,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     log = d / "g.jsonl"
     log.write_text("".join(lines), encoding="utf-8")
     # dv-a deep-reviewed with a tiny budget (a few worlds per decision); dv-b never analysed
-    yield stored(d / "dv.duckdb", log, lambda con: analyze(con, games=["dv-a"], deep=True, budget=0.002))
+    yield stored(d / "dv.duckdb", log, lambda con: analyze(con, games=["dv-a"], deep=True, budget=0.002,
+                                                                         worlds=8))
 
 
 @pytest.fixture
@@ -92,7 +94,9 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
     table = at.dataframe(key="dv_decisions").value
     assert len(table) == len(pairs) > 10  # every graded decision, in turn order
     assert list(table.iloc[:, 0]) == [d.turn + 1 for d, _ in pairs]
-    assert list(table.iloc[:, 7]) == [round(c.cost, 1) for _, c in pairs]
+    # the cost with its interval ("24 ± 6"), a forced decision said so (issue 21)
+    assert list(table.iloc[:, 7]) == [cost_text(c.cost, c.ci, c.worlds, c.forced, lang) for _, c in pairs]
+    assert any(" ± " in x for x in table.iloc[:, 7]) and w["forced"] in list(table.iloc[:, 7])
     assert list(table.iloc[:, 9]) == [sentence(c, lang) for _, c in pairs]  # the lesson column
     first = pairs[0][1]
     assert table["▶"].iloc[0] == f"replay?game=dv-a&hand=1&step={first.step}&seat={pairs[0][0].seat}&lang={lang}"
@@ -117,7 +121,7 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
     assert res.iloc[:, 2].notna().all()
 
     # another decision picked: its lesson and candidates follow
-    j = next(k for k in range(len(pairs)) if k != i)
+    j = next(k for k in range(len(pairs)) if k != i and pairs[k][1].graded)
     at.selectbox(key="dv_pick_1").select(j).run()
     ui.ok(at)
     assert sentence(pairs[j][1], lang) in _read(at)
@@ -199,6 +203,7 @@ def test_the_deep_review_button_runs_the_pass_and_stores_it(db: Path, tmp_path: 
     copy = tmp_path / "copy.duckdb"
     shutil.copy(db, copy)
     monkeypatch.setenv("ISTAKA_DB", str(copy))
+    monkeypatch.setattr(deep_data, "DEEP_WORLDS", 8)  # the page's pass, on fewer pricing worlds than the default
     at = ui.open_page(AppTest.from_file(APP, default_timeout=180), "review", game="dv-b", lang=lang)
     assert at.button(key="dv_run").label == w["button"]
     assert _review(copy, "dv-b") is None

@@ -209,8 +209,8 @@ def test_a_deep_report_shows_candidates_lesson_best_line_and_expected(tmp_path: 
     p = tmp_path / "d.jsonl"
     p.write_text(f.text(), encoding="utf-8")
     res = replay_game(read_file(p).games[0], keep_steps=True)
-    gr = deep_review_game(res, budget=0.0)
-    choices = [c for d in gr.decisions for c in d.choices]
+    gr = deep_review_game(res, budget=0.0, worlds=16)
+    choices = [c for d in gr.decisions for c in d.choices if c.cost > 0]  # the rest collapsed (issue 24)
     assert choices
     for lang in ("en", "tr"):
         text = render(res, gr, lang=lang)

@@ -3,6 +3,7 @@ report`` (one game's review as a standalone HTML file, or as JSON).
 
     istaka analyze [--db FILE] [--jobs J] [--force] [--deep [--budget S]]
     istaka report GAME (--out FILE.html | --json) [--db FILE | --log FILE.jsonl] [--deep] [--lang tr|en]
+                  [--min-cost N]
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     r.add_argument("--json", action="store_true", help="the review as JSON (README: Review)")
     r.add_argument("--deep", action="store_true", help="review in expected points when nothing is stored")
     r.add_argument("--lang", choices=("tr", "en"), default="en", help="the HTML report's language (default en)")
+    r.add_argument("--min-cost", type=float, default=0, metavar="N",
+                   help="only mistakes over N expected points in full; the rest collapsed (default 0)")
     src = r.add_mutually_exclusive_group()
     src.add_argument("--db", help=db_help)
     src.add_argument("--log", metavar="FILE", help="read the game from a .jsonl / .jsonl.gz log instead")
@@ -123,7 +126,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(text)
             return 0
     else:
-        text = render(res, gr, lang=args.lang)
+        if args.min_cost < 0:
+            raise UsageError("--min-cost must be 0 or more")
+        text = render(res, gr, lang=args.lang, min_cost=args.min_cost)
     Path(args.out).write_text(text, encoding="utf-8")
     print(f"{args.out}: {gr.depth} review of {args.game} ({max(1, len(text) // 1024)} KB)")
     return 0

@@ -2,6 +2,7 @@
 
 from .core import (
                    DEFAULT_BUDGET,
+                   PRICE_WORLDS,
                    Candidate,
                    Evaluation,
                    best,
@@ -11,6 +12,7 @@ from .core import (
                    draw_candidate,
                    evaluate,
                    place_candidate,
+                   price,
                    take_candidate,
                    unseen_tiles,
 )
@@ -18,6 +20,7 @@ from .calibration import expected
 from .clairvoyant import ClairvoyantBot
 from .expert import ExpertBot
 
-__all__ = ["DEFAULT_BUDGET", "Candidate", "ClairvoyantBot", "Evaluation", "ExpertBot", "best", "candidates", "decision_of",
-           "discard_candidate", "draw_candidate", "evaluate", "expected", "place_candidate", "take_candidate",
+__all__ = ["DEFAULT_BUDGET", "PRICE_WORLDS", "Candidate", "ClairvoyantBot", "Evaluation", "ExpertBot", "best",
+           "candidates", "decision_of", "discard_candidate", "draw_candidate", "evaluate", "expected",
+           "place_candidate", "price", "take_candidate",
            "unseen_tiles"]

@@ -9,7 +9,9 @@ Python model of :mod:`.sim` is kept as the benchmark's reference and the pure in
 a candidate is the mean of the seat's hand score (E4-E8 and in-game penalties, the team's in
 partner games) over the worlds; lower is better. Worlds are drawn until the time budget is
 spent or the best candidate is clear; candidates clearly worse than the best after a few worlds
-stop being played (successive elimination on paired differences).
+stop being played (successive elimination on paired differences). That ranks; it does not price:
+:func:`price` plays chosen candidates on a fixed number of worlds of their own, never stopped
+early (the deep review's costs, issue 21).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ MAX_WORLDS = 400
 PRUNE_Z = 2.5
 PRUNE_FROM = 8  # worlds before a candidate may be dropped
 MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or python (sim.py, the reference)
+PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; issue 21)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +266,32 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     return out
 
 
+def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
+          known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
+    """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
+    (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
+    its own size; the worlds come from a seed namespace of their own (``price:``), so they are
+    never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices."""
+    cands = list(cands)
+    if not cands or worlds < 1:
+        return []
+    rng = random.Random(f"price:{seed}")
+    unseen, pinned = unseen_tiles(view, known)
+    vals: list[list[int]] = [[] for _ in cands]
+    for _ in range(worlds):
+        racks, deck = sample_world(view, unseen, pinned, rng)
+        world = _World(view, racks, deck)
+        for i, c in enumerate(cands):
+            vals[i].append(rollout(view, world, c))
+    out = []
+    for c, v in zip(cands, vals):
+        n = len(v)
+        m = sum(v) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
+        out.append(Evaluation(c, m, sd / math.sqrt(n), n, tuple(v)))
+    return out
+
+
 def _prune(vals: list[list[int]], active: list[int]) -> list[int]:
     """Drop candidates whose paired difference to the best is PRUNE_Z standard errors above 0."""
     n = len(vals[active[0]])
@@ -294,6 +323,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "Candidate",
     "Evaluation",
+    "PRICE_WORLDS",
     "best",
     "candidates",
     "decision_of",
@@ -301,6 +331,7 @@ __all__ = [
     "draw_candidate",
     "evaluate",
     "place_candidate",
+    "price",
     "rollout",
     "sample_world",
     "take_candidate",

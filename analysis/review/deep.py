@@ -27,11 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.evaluate import Candidate, Evaluation, best, candidates, evaluate, place_candidate
+from analysis.evaluate import PRICE_WORLDS, Candidate, Evaluation, best, candidates, evaluate, place_candidate, price
 from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
 from .grade import graded_seats, review_hand, split_turns
+from .lesson import label_fits
+from .options import openings
+from .reasons import reason
 from .model import (
     CATEGORY_KIND,
     DEEP_BUDGET,
@@ -94,67 +97,106 @@ def _signature(state: HandState, seat: int) -> tuple:
 # ---- one decision ------------------------------------------------------------------------------
 
 
-def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget: float,
+def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget: float, worlds: int,
            known: dict[int, list[Tile]], kind: str, step: int, line: int,
            played_events: list[dict[str, Any]]) -> Choice:
-    """Rank the candidates on ``first`` worlds; when the played move is not the best, test it
-    against the best on ``refine`` fresh worlds (two candidates only: a fresh sample undoes the
-    first pass's bias towards a lucky best). When the test finds the played move worse by more
-    than ``Z`` standard errors, the cost is priced on another ``refine`` fresh worlds: the sample
-    that passed a test overstates what it measured (most of all where the true difference is
-    nil and only the noise passed), an independent one does not."""
-    first, refine = _worlds(budget)
-    evs = evaluate(view, cands, seed=seed, worlds=first, known=known)
+    """Rank the candidates on a few worlds (the evaluator's ranking pass, which may drop clear
+    losers early), then price the top :data:`TOP` and the played move on ``worlds`` fixed worlds
+    of their own (:func:`analysis.evaluate.price`: every candidate in every world, never stopped
+    early). The recommended move is the ranking's best unless a priced candidate beats it by
+    more than the interval on the pricing worlds (:func:`recommend`: never a move the pricing
+    worlds show worse than a third one); the cost is the played-minus-recommended paired
+    difference on the pricing worlds, charged only when its interval (``Z`` standard errors)
+    excludes zero."""
+    evs = evaluate(view, cands, seed=seed, worlds=_rank_worlds(budget), known=known)
     b = best(evs)
-    p = evs[played]
-    diff = se = cost = 0.0
-    n_played = p.n
-    if p is not b:
-        two = evaluate(view, [p.candidate, b.candidate], seed=seed + ":refine", worlds=refine, known=known)
-        diff, se, n_played = two[0].diff(two[1])
-        if diff > 0 and diff > Z * se:
-            three = evaluate(view, [p.candidate, b.candidate], seed=seed + ":price", worlds=refine, known=known)
-            diff, se, n_played = three[0].diff(three[1])
-            cost = max(diff, 0.0)
-    ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)
-    top: list[Evaluation] = ranked[:TOP]
-    if p not in top:
-        top.append(p)
-    played_mean = b.mean + max(diff, 0.0)
-
-    def row(e: Evaluation) -> dict[str, Any]:
-        # the played move is shown at the estimate its cost comes from (the best's value plus the
-        # paired difference on fresh worlds), not at the first pass's, which the selection of the
-        # best biases; its first-pass value is kept beside it
-        r = {"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
-             "played": e is p, "events": [dict(x) for x in e.candidate.events]}
-        if e is p and p is not b:
-            r.update(expected=round(played_mean, 2), se=round(se, 2), n=n_played, first_pass=round(e.mean, 2))
-        return r
-
-    cand_rows = [row(e) for e in top]  # best first, then the first pass's order; the played one last if not in it
-    return Choice(kind, step, line, p.candidate.label, b.candidate.label, played_mean, b.mean, se,
-                  cost, cand_rows, played_events)
+    order = sorted((i for i, e in enumerate(evs) if e.n == b.n), key=lambda i: evs[i].mean)[:TOP]
+    if played not in order:
+        order.append(played)
+    priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known)
+    p = order.index(played)
+    if all(e.n == b.n for e in evs) and _identical(evs) and _identical(priced):
+        return _forced(kind, step, line, cands, played, played_events, "identical", priced[p].mean, worlds)
+    r = recommend(priced, 0)
+    diff, se, _ = priced[p].diff(priced[r]) if p != r else (0.0, 0.0, worlds)
+    half = Z * se
+    cost = diff if diff > 0 and diff - half > 0 else 0.0
+    rows = []
+    for j in sorted(range(len(priced)), key=lambda j: (j != r, priced[j].mean)):
+        e = priced[j]
+        d, dse, _ = e.diff(priced[r]) if j != r else (0.0, 0.0, worlds)
+        rows.append({"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
+                     "played": j == p, "events": [dict(x) for x in e.candidate.events],
+                     "rank_expected": round(evs[order[j]].mean, 2), "rank_n": evs[order[j]].n,
+                     "diff": round(d, 2), "ci": round(Z * dse, 2), "tie": j != r and abs(d) <= Z * dse})
+    rec = priced[r].candidate
+    code, fields = (None, {}) if r == p else reason(view.state, view.seat, kind, rec.events, played_events
+                                                     if kind != "take" else [dict(x) for x in cands[played].events])
+    return Choice(kind, step, line, cands[played].label, rec.label, priced[p].mean, priced[r].mean, se,
+                  cost, rows, played_events, ci=half, worlds=worlds,
+                  reason={"code": code, **fields} if code else None)
 
 
-def _worlds(budget: float) -> tuple[int, int]:
-    """The worlds of the two passes for a budget in seconds per decision (the default 0.04 gives
-    8 and 32: about 30 ms a decision on one core). Worlds, not a clock, fix the answer: the same
-    game gets the same review on any machine."""
-    first = max(4, round(200 * budget))
-    return first, 4 * first
+def recommend(priced: Sequence[Evaluation], ranked_best: int) -> int:
+    """The move a lesson recommends among the priced candidates: the ranking pass's best
+    (``ranked_best``), unless the pricing worlds show another one better than it by more than
+    ``Z`` standard errors of their paired difference; then the one with the lowest price."""
+    low = min(range(len(priced)), key=lambda j: priced[j].mean)
+    if low == ranked_best:
+        return ranked_best
+    d, se, _ = priced[low].diff(priced[ranked_best])
+    return low if d < 0 and d + Z * se < 0 else ranked_best
+
+
+def _identical(evs: Sequence[Evaluation]) -> bool:
+    """Every candidate scored the same as the first one in every world of its pass."""
+    by_n: dict[int, tuple[int, ...]] = {}
+    for e in evs:
+        first = by_n.setdefault(e.n, e.values)
+        if e.values != first:
+            return False
+    return True
+
+
+def _forced(kind: str, step: int, line: int, cands: Sequence[Candidate], played: int,
+            played_events: list[dict[str, Any]], why: str, value: float | None = None, worlds: int = 0) -> Choice:
+    """A decision whose candidates cannot differ (:data:`FORCED`): recorded, never graded."""
+    label = cands[played].label if 0 <= played < len(cands) else "played"
+    x = float(value) if value is not None else 0.0
+    rows = [{"move": c.label, "expected": None if value is None else round(x, 2), "se": 0.0, "n": worlds,
+             "played": i == played, "events": [dict(e) for e in c.events]} for i, c in enumerate(cands)]
+    rows.sort(key=lambda r: not r["played"])
+    return Choice(kind, step, line, label, label, x, x, 0.0, 0.0, rows, played_events, ci=0.0, worlds=worlds,
+                  forced=why)
+
+
+def _rank_worlds(budget: float) -> int:
+    """The ranking pass's worlds for a budget in seconds per decision (the default 0.04 gives 8).
+    Worlds, not a clock, fix the answer: the same game gets the same review on any machine."""
+    return max(4, round(200 * budget))
+
+
+def _take_kept(state: HandState, seat: int, tile: Tile) -> bool:
+    """Can the seat keep the previous discard (P2)? An opened seat always can; an unopened one
+    only by opening with it this turn."""
+    if state.opened[seat] is not None:
+        return True
+    return any(o.reaches for o in openings(state, seat, take=tile))
 
 
 def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequence[dict[str, Any]], *,
-                   seed: str = "0", budget: float = DEEP_BUDGET, known: dict[int, list[Tile]] | None = None,
-                   step: int = 0, line: int = 0) -> Choice | None:
+                   seed: str = "0", budget: float = DEEP_BUDGET, worlds: int = PRICE_WORLDS,
+                   known: dict[int, list[Tile]] | None = None, step: int = 0, line: int = 0) -> Choice | None:
     """One decision of ``seat`` in ``state`` (its own view only), graded in expected points.
 
     ``kind``: ``take`` (``state`` before the draw or take; ``played_events`` the draw or take),
     ``place`` (``state`` before the placing; the placing events, none for waiting) or ``discard``
-    (``state`` before the discard; the discard event). None when the seat had one legal move."""
+    (``state`` before the discard; the discard event). ``worlds``: the fixed pricing worlds. A
+    decision whose candidates cannot differ is returned forced (``Choice.forced``, not graded);
+    None when the position holds no such decision of the seat."""
     view = View.of(state, seat)
     played_events = [dict(e) for e in played_events]
+    forced: str | None = None
     if kind == "take":
         if state.phase != "draw" or state.turn != seat:
             return None
@@ -162,6 +204,9 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         kinds = [c.kind for c in cands]
         took = bool(played_events) and played_events[0].get("type") == "take"
         played = kinds.index("take") if took and "take" in kinds else kinds.index("draw")
+        t = cands[kinds.index("take")].tile if "take" in kinds else None
+        if t is not None and not _take_kept(state, seat, t):
+            forced = "take_returned"
     elif kind == "place":
         if state.phase != "play" or state.turn != seat:
             return None
@@ -171,18 +216,7 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
             after = apply(after, e)
         if after.over:  # the placing ended the hand without a discard (a void hand, E3)
             return None
-        want = _signature(after, seat)
-        played = -1
-        for i, c in enumerate(cands):
-            st = state
-            try:
-                for e in c.events:
-                    st = apply(st, e)
-            except ValueError:
-                continue
-            if _signature(st, seat) == want:
-                played = i
-                break
+        played = match_placing(state, seat, cands, played_events)
         if played < 0:
             cands.append(place_candidate(tuple(played_events), "played"))
             played = len(cands) - 1
@@ -195,9 +229,36 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
     else:
         raise ValueError(f"decision kind must be take, place or discard, got {kind!r}")
     if len(cands) < 2:
-        return None
-    return _grade(view, cands, played, seed=seed, budget=budget, known=known or {}, kind=kind, step=step,
-                  line=line, played_events=played_events)
+        forced = "single"
+    if forced is not None:
+        return _forced(kind, step, line, cands, played, played_events, forced)
+    return _grade(view, cands, played, seed=seed, budget=budget, worlds=worlds, known=known or {}, kind=kind,
+                  step=step, line=line, played_events=played_events)
+
+
+def match_placing(state: HandState, seat: int, cands: Sequence[Candidate],
+                  played_events: Sequence[dict[str, Any]]) -> int:
+    """The candidate that leaves what the played placing leaves (rack, opening, table), or -1."""
+    after = state
+    for e in played_events:
+        after = apply(after, dict(e))
+    want = _signature(after, seat)
+    for i, c in enumerate(cands):
+        st = state
+        try:
+            for e in c.events:
+                st = apply(st, e)
+        except ValueError:
+            continue
+        if _signature(st, seat) == want:
+            return i
+    return -1
+
+
+def seat_knows(steps: Sequence[Step], upto: int, seat: int) -> dict[int, list[Tile]]:
+    """What ``seat`` knows sits in the other racks after step ``upto`` (the discards it saw taken
+    and not yet placed): the deep review's view of that position, for one step."""
+    return _known(_taken_held(steps[: upto + 1]), upto, seat)
 
 
 def _clean(ev: dict[str, Any]) -> dict[str, Any]:
@@ -205,30 +266,30 @@ def _clean(ev: dict[str, Any]) -> dict[str, Any]:
 
 
 def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], pre: int, first: int, seat: int,
-                 budget: float) -> Choice | None:
+                 budget: float, worlds: int) -> Choice | None:
     ev = steps[first].event
     return grade_decision(steps[pre].state, seat, "take", [_clean(ev)], seed=f"{game}:{hr.hand}:{pre}:take",
-                          budget=budget, known=_known(held, pre, seat), step=pre, line=steps[first].line)
+                          budget=budget, worlds=worlds, known=_known(held, pre, seat), step=pre, line=steps[first].line)
 
 
 def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], play0: int, end: int, seat: int,
-                  budget: float) -> Choice | None:
+                  budget: float, worlds: int) -> Choice | None:
     last = end - 1 if steps[end].event.get("type") == "discard" else end
     events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
     if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
         return None  # a turn that also returned a take (P2): not a placing decision of its own
     line = steps[play0 + 1].line if play0 + 1 < len(steps) else steps[end].line
     return grade_decision(steps[play0].state, seat, "place", events, seed=f"{game}:{hr.hand}:{play0}:place",
-                          budget=budget, known=_known(held, play0, seat), step=play0, line=line)
+                          budget=budget, worlds=worlds, known=_known(held, play0, seat), step=play0, line=line)
 
 
 def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], end: int, seat: int,
-                    budget: float) -> Choice | None:
+                    budget: float, worlds: int) -> Choice | None:
     ev = steps[end].event
     if ev.get("type") != "discard":
         return None
     return grade_decision(steps[end - 1].state, seat, "discard", [_clean(ev)],
-                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, known=_known(held, end - 1, seat),
+                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, worlds=worlds, known=_known(held, end - 1, seat),
                           step=end - 1, line=steps[end].line)
 
 
@@ -242,13 +303,17 @@ def _relabel(d: Decision) -> None:
     for c in d.choices:
         mine = [m for m in quick if CATEGORY_KIND.get(m.category) == c.kind]
         if c.cost > 0:
-            cat = mine[0].category if mine else GENERIC[c.kind]
+            # a quick label names what the recommended line does, or it stays a note (issue 21)
+            lab = next((m for m in mine if label_fits(m.category, c)), None)
+            cat = lab.category if lab is not None else GENERIC[c.kind]
             c.category = cat
-            detail = dict(mine[0].detail) if mine else {}
+            detail = dict(lab.detail) if lab is not None else {}
             detail.update({"decision": c.kind, "played": c.played, "best": c.best,
                            "expected_played": round(c.expected_played, 1), "expected_best": round(c.expected_best, 1)})
+            if c.ci is not None:
+                detail["ci"] = round(c.ci, 1)
             out.append(Mistake(cat, d.seat, max(1, round(c.cost)), c.step, c.line, detail))
-            mine = mine[1:]
+            mine = [m for m in mine if m is not lab]
         elif mine:
             c.category = mine[0].category
         for m in mine:  # what happened, not a mistake by this decision's expected cost
@@ -259,7 +324,7 @@ def _relabel(d: Decision) -> None:
     d.mistakes[:] = out
 
 
-def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEEP_BUDGET,
+def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEEP_BUDGET, worlds: int = PRICE_WORLDS,
                      progress: Callable[[], None] | None = None, seats: frozenset[int] | None = None) -> HandReview:
     """One replayed hand (with its steps): the quick pass, then every decision in expected points.
     ``game`` seeds the sampled worlds; ``seats``: only these seats' turns (grade.graded_seats)."""
@@ -272,14 +337,14 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
     for d, tn in zip(out.decisions, turns):
         seat = tn.seat
         if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:
-            c = _take_choice(game, hr, steps, held, tn.pre, tn.first, seat, budget)
+            c = _take_choice(game, hr, steps, held, tn.pre, tn.first, seat, budget, worlds)
             if c is not None:
                 d.choices.append(c)
         if tn.play0 >= 0:
-            c = _place_choice(game, hr, steps, held, tn.play0, tn.end, seat, budget)
+            c = _place_choice(game, hr, steps, held, tn.play0, tn.end, seat, budget, worlds)
             if c is not None:
                 d.choices.append(c)
-        c = _discard_choice(game, hr, steps, held, tn.end, seat, budget)
+        c = _discard_choice(game, hr, steps, held, tn.end, seat, budget, worlds)
         if c is not None:
             d.choices.append(c)
         _relabel(d)
@@ -288,8 +353,8 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
     return out
 
 
-def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: Progress | None = None
-                     ) -> GameReview:
+def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: Progress | None = None,
+                     worlds: int = PRICE_WORLDS) -> GameReview:
     """Every decision of a replayed game (``replay_game(..., keep_steps=True)``) in expected points.
 
     ``progress(done, total)`` is called after each turn."""
@@ -311,8 +376,9 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
 
     for i, hr in enumerate(res.hands, 1):
         if hr.steps:
-            gr.hands.append(deep_review_hand(seed, hr, i, budget=budget, progress=tick, seats=seats))
+            gr.hands.append(deep_review_hand(seed, hr, i, budget=budget, worlds=worlds, progress=tick, seats=seats))
     return gr
 
 
-__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision"]
+__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
+           "match_placing", "recommend", "seat_knows"]

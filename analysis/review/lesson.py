@@ -14,6 +14,7 @@ from analysis.evaluate import expected as calibrated
 from analysis.game import GameResult, Rules
 
 from .model import CATEGORIES, Choice, Decision, GameReview, HandReview
+from .reasons import reason_text
 
 LANGS = ("tr", "en")
 
@@ -92,27 +93,102 @@ def describe(events: Sequence[dict[str, Any]], label: str, lang: str) -> str:
     return describe((), label, lang)  # nothing placed: never the candidate's internal label
 
 
+FORCED_WORDS: dict[str, tuple[str, str]] = {
+    "single": ("tek yasal hamle vardı", "it was the only legal move"),
+    "take_returned": ("yerdeki taş tutulamazdı: onunla açamayan oyuncu onu geri verir (P2)",
+                      "the discard could not be kept: a seat that cannot open with it gives it back (P2)"),
+    "identical": ("adayların hepsi bütün dünyalarda aynı puanı aldı", "every candidate scored the same in every world"),
+}
+
+# quick-pass categories that may label a costed decision, by the reason the best line gives
+# (reasons.py): a label never names what the recommended line does not do (issue 21)
+CATEGORY_REASONS: dict[str, frozenset[str | None]] = {
+    "missed_opening": frozenset({"opens", "finishes", "opens_higher"}),
+    "weaker_opening": frozenset({"opens_higher"}),
+    "pairs_over_melds": frozenset({"opens_melds"}),
+    "melds_over_pairs": frozenset({"opens_pairs"}),
+    "missed_finish": frozenset({"finishes"}),
+    "missed_layoff": frozenset({"places_more", "finishes"}),
+    "missed_swap": frozenset({"takes_okey"}),
+    "missed_take": frozenset({"take_opens"}),
+    "missed_take_finish": frozenset({"take_finishes"}),
+    "okey_discard": frozenset({"keeps_okey"}),
+    "layoff_discard": frozenset({"avoids_x4"}),
+}
+
+
+def label_fits(category: str, c: Choice) -> bool:
+    """May the quick-pass ``category`` label the costed decision ``c``? Only when the reason its
+    recommended line gives is one the category names (an old review without reasons: always)."""
+    allowed = CATEGORY_REASONS.get(category)
+    if allowed is None or (c.reason is None and c.worlds == 0):
+        return True
+    return (c.reason or {}).get("code") in allowed
+
+
+def _pm(c: Choice, x: float) -> str:
+    """``24 ± 6``: a number with the interval it was priced with, when it has one."""
+    return f"{x:.0f} ± {c.ci:.0f}" if c.ci is not None and c.worlds else f"{x:.0f}"
+
+
+def _ties(c: Choice, lang: str) -> str:
+    tied = [describe(x.get("events") or [], str(x.get("move", "")), lang) for x in c.candidates[1:]
+            if x.get("tie") and not x.get("played")]
+    if not tied:
+        return ""
+    text = " / ".join(tied)
+    text = text[0].upper() + text[1:]
+    return f" {text} de aynı derecede iyiydi." if lang == "tr" else f" {text} was as good."
+
+
+def why(c: Choice, lang: str) -> str | None:
+    """The reason the recommended line is better, from that line (reasons.py); an old review's
+    category reason only where it fits the line; else what the pricing worlds say."""
+    text = reason_text((c.reason or {}).get("code"), c.reason, lang)
+    if text:
+        return text
+    if c.worlds == 0 and c.reason is None:  # a review made before reasons were derived
+        opening_words = c.category in ("weaker_opening", "missed_opening", "pairs_over_melds", "melds_over_pairs")
+        if not (opening_words and not c.best_events):
+            return REASONS.get(c.category or "", {}).get(lang)
+        return None
+    if not c.worlds:
+        return None
+    return (f"aynı {c.worlds} dünyada daha düşük puan aldı" if lang == "tr"
+            else f"it scored lower on the same {c.worlds} worlds")
+
+
 def sentence(c: Choice, lang: str = "en") -> str:
-    """One plain sentence: what would have been better, by how many expected points, and why."""
+    """One plain sentence: what would have been better, by how many expected points (with the
+    interval), and why; a forced decision says it was forced; a move within the interval of the
+    best-looking one is "as good as" it."""
     tr = lang == "tr"
-    best_events = c.best_events
     played = describe(c.played_events, c.played, lang)
-    best = describe(best_events, c.best, lang)
-    if c.cost <= 0 and c.played != c.best:  # cost 0 within the noise: never called the best when it is not
+    if c.forced:
+        w = FORCED_WORDS.get(c.forced, (c.forced, c.forced))[0 if tr else 1]
+        return f"Zorunlu karar: {played}; {w}." if tr else f"A forced decision: {played}; {w}."
+    best = describe(c.best_events, c.best, lang)
+    gap = c.expected_played - c.expected_best
+    if c.cost <= 0 and c.played != c.best:  # within the interval: as good as, never a loss
+        if c.worlds:
+            return (f"{played}, {best} kadar iyiydi: fark {_pm(c, gap)} puan, aynı {c.worlds} dünyada sıfırdan "
+                    f"ayırt edilemiyor." if tr
+                    else f"{played[0].upper() + played[1:]} was as good as {best}: the difference, {_pm(c, gap)} "
+                         f"points on the same {c.worlds} worlds, is not distinguishable from zero.")
         return (f"Belirgin bir kayıp yok: {played} (beklenen {c.expected_played:.0f} puan) ile en iyi görünen "
                 f"{best} (beklenen {c.expected_best:.0f} puan) arasındaki fark örnekleme gürültüsünden küçük." if tr
                 else f"No clear loss: {played} (expected {c.expected_played:.0f} points) is within the sampling "
                      f"noise of the best-looking move, {best} (expected {c.expected_best:.0f} points).")
     if c.cost <= 0:
         return (f"En iyi hamle oynandı: {played} (beklenen {c.expected_played:.0f} puan)." if tr
-                else f"The best move was played: {played} (expected {c.expected_played:.0f} points).")
-    pts = f"{c.cost:.0f}"
-    why = REASONS.get(c.category or "", {}).get(lang)
+                else f"The best move was played: {played} (expected {c.expected_played:.0f} points).") + _ties(c, lang)
+    pts = _pm(c, c.cost)
+    reason = why(c, lang)
     if tr:
         s = f"{played} yerine {best} seçilseydi, beklenen puanın {pts} daha düşük olurdu"
     else:
         s = f"{best[0].upper() + best[1:]} instead of {played} would have lowered your expected score by {pts} points"
-    return s + (f": {why}." if why else ".")
+    return s + (f": {reason}." if reason else ".") + _ties(c, lang)
 
 
 def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
@@ -121,21 +197,23 @@ def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
     from a position the model values so; :mod:`analysis.evaluate.calibration`)."""
     out: list[float | None] = [None] * 4
     for d in h.decisions:
-        if out[d.seat] is None and d.choices:
-            x = d.choices[0].expected_played
+        graded = [c for c in d.choices if c.graded]
+        if out[d.seat] is None and graded:
+            x = graded[0].expected_played
             out[d.seat] = calibrated(rules, x) if rules is not None else x
     return out
 
 
 def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
     """The review as ``istaka report GAME --json`` prints it (README "Review")."""
-    seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "cost", "accuracy",
-                                   "cost_per_hand", "mistakes")} for row in gr.summary()]
+    seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "forced", "cost", "accuracy",
+                                   "cost_per_hand", "mistakes", "rates")} for row in gr.summary()]
     for s in seats:
         s["cost"] = round(float(s["cost"]), 2)
         s["cost_per_hand"] = round(float(s["cost_per_hand"]), 2)
         if s["accuracy"] is not None:
             s["accuracy"] = round(float(s["accuracy"]), 1)
+        s["rates"] = {k: None if v is None else round(float(v), 1) for k, v in s["rates"].items()}
     decisions: list[dict[str, Any]] = []
     hands = []
     actual = {i: hr for i, hr in enumerate(res.hands, 1)} if res is not None else {}
@@ -150,17 +228,28 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
         hr = actual.get(h.ord)
         hands.append({"ord": h.ord, "hand": h.hand, "result": h.result,
                       "actual": list(hr.totals()) if hr is not None else None, "expected": expected})
-    return {"game": gr.game, "variant": gr.variant, "depth": gr.depth, "version": gr.version, "seats": seats,
-            "hands": hands, "decisions": decisions}
+    out = {"game": gr.game, "variant": gr.variant, "depth": gr.depth, "version": gr.version, "seats": seats,
+           "hands": hands, "decisions": decisions}
+    if gr.depth == "deep":
+        chs = [c for d in gr.decisions for c in d.choices]
+        forced: dict[str, int] = {}
+        for c in chs:
+            if c.forced:
+                forced[c.forced] = forced.get(c.forced, 0) + 1
+        out["pricing_worlds"] = max((c.worlds for c in chs if c.graded), default=0)
+        out["forced"] = {"total": sum(forced.values()), "by_reason": forced}
+    return out
 
 
 def _choice_row(ord: int, d: Decision, c: Choice) -> dict[str, Any]:
     return {"ord": ord, "hand": d.hand, "seat": d.seat, "turn": d.turn, "kind": c.kind, "step": c.step,
             "line": c.line, "played": c.played, "best": c.best, "cost": round(c.cost, 2),
             "expected_played": round(c.expected_played, 2), "expected_best": round(c.expected_best, 2),
-            "se": round(c.se, 2), "category": c.category,
+            "se": round(c.se, 2), "ci": None if c.ci is None else round(c.ci, 2), "worlds": c.worlds,
+            "forced": c.forced, "category": c.category, "reason": c.reason,
             "candidates": [{"move": x["move"], "expected": x["expected"], "se": x.get("se"), "n": x.get("n"),
-                            "played": x.get("played", False)} for x in c.candidates],
+                            "played": x.get("played", False), "diff": x.get("diff"), "ci": x.get("ci"),
+                            "tie": bool(x.get("tie"))} for x in c.candidates],
             "best_line": c.best_events, "played_line": c.played_events,
             "lesson": {lang: sentence(c, lang) for lang in LANGS}}
 
@@ -173,4 +262,5 @@ def _quick_row(ord: int, d: Decision) -> dict[str, Any]:
                                             "definition": CATEGORIES.get(m.category, "")} for m in d.mistakes]}
 
 
-__all__ = ["LANGS", "REASONS", "describe", "hand_expected", "sentence", "to_json"]
+__all__ = ["CATEGORY_REASONS", "FORCED_WORDS", "LANGS", "REASONS", "describe", "hand_expected", "label_fits",
+           "sentence", "to_json", "why"]

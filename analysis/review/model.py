@@ -81,7 +81,23 @@ CATEGORY_KIND: dict[str, str] = {
 }
 GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard"}
 
+# why a decision is forced (its candidates cannot differ): not graded, not counted (issue 21)
+FORCED: dict[str, str] = {
+    "single": "one legal move",
+    "take_returned": "the previous discard cannot be kept: an unopened seat that cannot open with it returns it (P2)",
+    "identical": "every candidate scored the same in every ranking and pricing world",
+}
+
+# the bad-move rate thresholds: share of graded decisions costing more than these expected points
+RATE_OVER = (10, 30, 100)
+
 SEVERITY = ((100, "blunder"), (30, "mistake"), (1, "inaccuracy"), (0, "note"))
+
+
+def bad_move_rates(costs: list[float]) -> dict[str, float | None]:
+    """Per threshold N of :data:`RATE_OVER`, the % of these graded decisions costing more than N
+    expected points (``{"10": 12.5, "30": 4.0, "100": 0.0}``; None without decisions)."""
+    return {str(n): (100.0 * sum(1 for c in costs if c > n) / len(costs) if costs else None) for n in RATE_OVER}
 
 
 def severity(cost: int) -> str:
@@ -126,22 +142,34 @@ class Choice:
     candidates: list[dict[str, Any]] = field(default_factory=list)
     played_events: list[dict[str, Any]] = field(default_factory=list)
     category: str | None = None
+    ci: float | None = None  # half-width of the paired interval of played - best (Z standard errors)
+    worlds: int = 0  # the fixed pricing worlds both were played on (0: not priced)
+    forced: str | None = None  # why the candidates cannot differ (FORCED); such a decision is not graded
+    reason: dict[str, Any] | None = None  # what the best line does: {"code": ..., fields} (reasons.py)
 
     @property
     def best_events(self) -> list[dict[str, Any]]:
         return list(self.candidates[0]["events"]) if self.candidates else []
 
+    @property
+    def graded(self) -> bool:
+        """A real decision: counted in accuracy, decision counts and rates (forced ones are not)."""
+        return self.forced is None
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "step": self.step, "line": self.line, "played": self.played, "best": self.best,
                 "expected_played": round(self.expected_played, 2), "expected_best": round(self.expected_best, 2),
                 "se": round(self.se, 2), "cost": round(self.cost, 2), "category": self.category,
-                "candidates": self.candidates, "played_events": self.played_events}
+                "candidates": self.candidates, "played_events": self.played_events,
+                "ci": None if self.ci is None else round(self.ci, 2), "worlds": self.worlds, "forced": self.forced,
+                "reason": self.reason}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Choice:
         return cls(d["kind"], d["step"], d["line"], d["played"], d["best"], d["expected_played"],
                    d["expected_best"], d["se"], d["cost"], list(d.get("candidates") or []),
-                   list(d.get("played_events") or []), d.get("category"))
+                   list(d.get("played_events") or []), d.get("category"), d.get("ci"), int(d.get("worlds") or 0),
+                   d.get("forced"), d.get("reason"))
 
 
 @dataclass
@@ -205,8 +233,9 @@ class GameReview:
         return [d for h in self.hands for d in h.decisions]
 
     def summary(self) -> list[dict[str, Any]]:
-        """Per seat: turns, graded decisions, agreement with the best (%), accuracy (% of graded
-        decisions played at the best), cost, cost per hand, hands played, mistakes by category."""
+        """Per seat: turns, graded decisions, forced ones (deep: not graded, not counted), agreement
+        with the best (%), accuracy (% of graded decisions played at the best), cost, cost per hand,
+        hands played, mistakes by category, and the bad-move rates (:func:`bad_move_rates`)."""
         out = []
         n_hands = max(1, sum(1 for h in self.hands if h.decisions))
         for s in range(4):
@@ -216,17 +245,20 @@ class GameReview:
                 for m in d.mistakes:
                     cats[m.category] = cats.get(m.category, 0) + 1
             cost = sum(d.cost for d in ds)
+            forced = 0
             if self.depth == "deep":
-                graded = [c.cost for d in ds for c in d.choices]
+                graded = [c.cost for d in ds for c in d.choices if c.graded]
+                forced = sum(1 for d in ds for c in d.choices if not c.graded)
             else:
                 graded = [float(d.cost) for d in ds]
             hands = sum(1 for h in self.hands if any(d.seat == s for d in h.decisions))
             out.append({"seat": s, "player": self.players[s] if s < len(self.players) else f"#{s}",
-                        "decisions": len(ds), "graded": len(graded),
+                        "decisions": len(ds), "graded": len(graded), "forced": forced,
                         "agreement": 100.0 * sum(d.agrees for d in ds) / len(ds) if ds else None,
                         "accuracy": 100.0 * sum(1 for c in graded if c == 0) / len(graded) if graded else None,
                         "cost": cost, "cost_per_hand": cost / n_hands, "hands": hands,
-                        "mistakes": sum(cats.values()), "by_category": cats})
+                        "mistakes": sum(cats.values()), "by_category": cats,
+                        "rates": bad_move_rates(graded)})
         return out
 
 

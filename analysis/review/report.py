@@ -19,7 +19,7 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from .lesson import describe, hand_expected, sentence
-from .model import CATEGORIES, CATEGORY_KIND, Choice, Decision, GameReview, HandReview, Mistake
+from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake
 from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
@@ -263,17 +263,24 @@ def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Decis
             f'{best_html(d.best, state.okey, lang)}</div>')
 
 
+def _pm(c: Choice, x: float) -> str:
+    return f"{x:.0f} ± {c.ci:.0f}" if c.ci is not None and c.worlds else f"{x:.0f}"
+
+
 def _choice_html(c: Choice, d: Decision, okey: Tile, players: Sequence[str], lang: str) -> str:
     rows = []
     for i, x in enumerate(c.candidates, 1):
         cls = ' class="pl"' if x.get("played") else ""
         mark = f' ({esc(word("played", lang))})' if x.get("played") else ""
+        tie = f' <span class="lbl">= {esc(word("as_good", lang))}</span>' if x.get("tie") else ""
+        exp = "—" if x.get("expected") is None else f'{float(x["expected"]):.1f} ± {2 * float(x.get("se") or 0):.1f}'
         rows.append(f'<tr{cls}><td>{i}</td><td>{esc(describe(x.get("events") or [], x.get("move", ""), lang))}{mark}'
-                    f'</td><td>{float(x.get("expected", 0)):.1f}</td></tr>')
+                    f'{tie}</td><td>{exp}</td></tr>')
     labels = [m for m in d.mistakes if CATEGORY_KIND.get(m.category) == c.kind]
-    cost = (f' · {esc(word("cost", lang))} <b>{esc(word("points", lang, n=round(c.cost)))}</b>' if c.cost > 0 else "")
+    cost = (f' · {esc(word("cost", lang))} <b>{esc(word("points", lang, n=_pm(c, c.cost)))}</b>' if c.cost > 0 else "")
+    worlds = f' · <span class="lbl">{esc(word("worlds", lang, n=c.worlds))}</span>' if c.worlds else ""
     return (f'<div class="d" data-kind="{esc(c.kind)}"><b>{esc(word("turn", lang, n=d.turn + 1))}</b> · '
-            f'{esc(players[d.seat])} · {esc(word("k_" + c.kind, lang))}{cost}'
+            f'{esc(players[d.seat])} · {esc(word("k_" + c.kind, lang))}{cost}{worlds}'
             f'<div>{esc(word("played", lang))}: {events_html(c.played_events, okey, lang)}</div>'
             f'<table><tr><th>#</th><th>{esc(word("move", lang))}</th><th>{esc(word("expected", lang))}</th></tr>'
             f'{"".join(rows)}</table>'
@@ -282,13 +289,22 @@ def _choice_html(c: Choice, d: Decision, okey: Tile, players: Sequence[str], lan
             + "".join(_mistake_line(m, okey, players, d, lang) for m in labels) + "</div>")
 
 
+def _quiet_line(c: Choice, d: Decision, players: Sequence[str], lang: str) -> str:
+    """A decision without a cost (or under the report's floor) in one line, inside the hand's
+    collapsed list: who, which decision, what was played, its cost, forced or not."""
+    what = describe(c.played_events, c.played, lang)
+    tag = esc(word("forced", lang)) if c.forced else esc(word("points", lang, n=_pm(c, c.cost) if c.cost > 0 else 0))
+    return (f'<li data-kind="{esc(c.kind)}">{esc(word("turn", lang, n=d.turn + 1))} · {esc(players[d.seat])} · '
+            f'{esc(word("k_" + c.kind, lang))}: {esc(what)} · {tag}</li>')
+
+
 def _mistake_line(m: Mistake, okey: Tile, players: Sequence[str], d: Decision, lang: str) -> str:
     return (f'<div class="m" data-category="{esc(m.category)}">{_badge(m, lang)} '
             f'<b>{esc(category_name(m.category, lang))}</b> · {esc(word("points", lang, n=m.cost))}'
             f'<div class="lbl">{esc(definition(m.category, lang))} · {detail_html(m, okey, lang)}</div></div>')
 
 
-def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str) -> list[str]:
+def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_cost: float = 0) -> list[str]:
     exp = hand_expected(h, hr.steps[0].state.rules if hr.steps else None)
     actual = hr.totals()
     head = (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
@@ -299,21 +315,34 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str) -> lis
         out.append(f"<tr><td>{s}</td><td>{esc(players[s])}</td><td>{actual[s]}</td><td>{e}</td></tr>")
     out.append(f'</table><p class="lbl">{esc(word("expected_note", lang))}</p>')
     okey = hr.steps[0].state.okey if hr.steps else None
+    quiet: list[str] = []
+    forced = 0
     for d in h.decisions:
         if okey is None:
             break
         for c in d.choices:
-            out.append(_choice_html(c, d, okey, players, lang))
-        kinds = {c.kind for c in d.choices}
-        for m in d.mistakes:  # findings of a decision with one legal move: notes
+            if c.cost > 0 and c.cost > min_cost:
+                out.append(_choice_html(c, d, okey, players, lang))
+            else:  # collapsed: an 11-hand report stays a few screens long (issue 21)
+                quiet.append(_quiet_line(c, d, players, lang))
+                forced += bool(c.forced)
+        kinds = {c.kind for c in d.choices if c.cost > 0 and c.cost > min_cost}
+        for m in d.mistakes:  # the findings of the collapsed decisions go with them, one line each
             if CATEGORY_KIND.get(m.category) not in kinds:
-                out.append(_mistake_line(m, okey, players, d, lang))
+                pts = f" · {esc(word('points', lang, n=m.cost))}" if m.cost else ""
+                quiet.append(f'<li data-category="{esc(m.category)}">{esc(category_name(m.category, lang))} · '
+                             f'{esc(players[m.seat])}{pts}</li>')
+    if quiet:
+        head = (word("collapsed", lang, n=len(quiet), f=forced, floor=f"{min_cost:g}") if min_cost
+                else word("collapsed_zero", lang, n=len(quiet), f=forced))
+        out.append(f'<details class="z"><summary>{esc(head)}</summary><ul>{"".join(quiet)}</ul></details>')
     return out
 
 
-def render(res: GameResult, gr: GameReview, lang: str = "en") -> str:
+def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0) -> str:
     """The review report of one game (``res`` replayed with its steps) as a standalone HTML page,
-    in Turkish (``lang="tr"``) or English."""
+    in Turkish (``lang="tr"``) or English. A deep review's decisions costing ``min_cost`` or less
+    (those without a cost, forced ones) are collapsed into one closed list per hand."""
     if lang not in ("tr", "en"):
         raise ValueError(f"lang must be 'tr' or 'en', not {lang!r}")
     players = gr.players
@@ -326,14 +355,25 @@ def render(res: GameResult, gr: GameReview, lang: str = "en") -> str:
            (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
             f'<th>{esc(word("decisions", lang))}</th><th>{esc(word("graded", lang))}</th>'
             f'<th>{esc(word("accuracy", lang))}</th><th>{esc(word("cost", lang))}</th>'
-            f'<th>{esc(word("cost_hand", lang))}</th><th>{esc(word("by_category", lang))}</th></tr>')]
+            f'<th>{esc(word("cost_hand", lang))}</th>'
+            + "".join(f'<th>{esc(word("rate", lang, x=n))}</th>' for n in RATE_OVER)
+            + (f'<th>{esc(word("forced", lang))}</th>' if gr.depth == "deep" else "")
+            + f'<th>{esc(word("by_category", lang))}</th></tr>')]
+    total_forced = 0
     for row in gr.summary():
         cats = ", ".join(f"{esc(category_name(k, lang))} {v}" for k, v in sorted(row["by_category"].items()))
         acc = "—" if row["accuracy"] is None else f'{row["accuracy"]:.0f}%'
+        rates = "".join(f'<td>{"—" if v is None else f"{v:.0f}%"}</td>' for v in row["rates"].values())
+        total_forced += row["forced"]
         out.append(f'<tr><td>{row["seat"]}</td><td>{esc(row["player"])}</td><td>{row["decisions"]}</td>'
                    f'<td>{row["graded"]}</td><td>{acc}</td><td>{row["cost"]:.0f}</td>'
-                   f'<td>{row["cost_per_hand"]:.1f}</td><td>{cats}</td></tr>')
+                   f'<td>{row["cost_per_hand"]:.1f}</td>{rates}'
+                   + (f'<td>{row["forced"]}</td>' if gr.depth == "deep" else "") + f'<td>{cats}</td></tr>')
     out.append("</table>")
+    if gr.depth == "deep":
+        w = max((c.worlds for d in gr.decisions for c in d.choices if c.graded), default=0)
+        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, f=total_forced))}'
+                   + (f' · {esc(word("floor_note", lang, n=f"{min_cost:g}"))}' if min_cost else "") + "</p>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}
     for hrv in gr.hands:
         hr = by_ord.get(hrv.ord)
@@ -346,7 +386,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en") -> str:
         out.append(f'<h2>{esc(word("hand", lang))} {hrv.hand} — {esc(result)} · {esc(word("scores", lang))} '
                    f'{scores} · {esc(word("n_mistakes", lang, n=len(ms)))}</h2>')
         if gr.depth == "deep":
-            out += _hand_deep(hrv, hr, players, lang)
+            out += _hand_deep(hrv, hr, players, lang, min_cost)
             continue
         if not ms:
             out.append(f'<p class="lbl">{esc(word("no_mistakes", lang))}</p>')

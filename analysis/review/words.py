@@ -165,6 +165,20 @@ WORDS: dict[str, tuple[str, str]] = {
     "best_line": ("en iyi dizi", "the best line"),
     "actual": ("gerçek sonuç", "actual result"),
     "evaluator": ("değerlendiricinin beklediği", "the evaluator expected"),
+    "as_good": ("en iyisi kadar iyi", "as good as the best"),
+    "worlds": ("{n} dünyada fiyatlandı", "priced on {n} worlds"),
+    "forced": ("zorunlu", "forced"),
+    "rate": ("> {x} puan", "> {x} points"),
+    "collapsed": ("kaybı olmayan ya da {floor} puanı geçmeyen {n} karar ({f} zorunlu)",
+                  "{n} decisions without a cost or not over {floor} points ({f} forced)"),
+    "pricing_note": ("kayıpların hepsi, oynanan hamle ile en iyisi aynı {w} sabit dünyada oynanarak fiyatlandı; aralığı "
+                     "sıfırı içeren fark kayıp sayılmaz (± %95 aralık). Zorunlu kararlar ({f}) isabete ve karar "
+                     "sayılarına katılmaz.",
+                     "every cost prices the played move and the best on the same {w} fixed worlds; a difference "
+                     "whose interval includes zero costs nothing (± is the 95% interval). Forced decisions ({f}) "
+                     "are left out of accuracy and decision counts."),
+    "collapsed_zero": ("kaybı olmayan {n} karar ({f} zorunlu)", "{n} decisions without a cost ({f} forced)"),
+    "floor_note": ("yalnız {n} puandan büyük hatalar ayrıntılı", "only mistakes over {n} points in full"),
     "expected_note": ("oyuncunun ilk kararındaki beklenen el puanı (101'de güçlü bir oyuncunun oradan ortalama "
                       "aldığı puana ayarlı, 51'de modelin denetlenmiş değeri)",
                       "the expected hand score at the seat's first decision (in 101 calibrated to what a strong "

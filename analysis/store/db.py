@@ -146,6 +146,12 @@ ALTER TABLE games ADD COLUMN view_seat TINYINT;  -- the header's 'view', which a
 UPDATE games SET view_seat = TRY_CAST(json_extract(header_extra, '$.view') AS TINYINT)
     WHERE header_extra IS NOT NULL;
 """),
+    (8, "deep review priced on fixed worlds: each decision's interval, pricing worlds, forced reason, lesson reason", """
+ALTER TABLE review_choices ADD COLUMN ci DOUBLE;        -- half-width of the paired interval of the cost
+ALTER TABLE review_choices ADD COLUMN worlds INTEGER;   -- the fixed pricing worlds (0 or NULL: not priced)
+ALTER TABLE review_choices ADD COLUMN forced VARCHAR;   -- why the candidates cannot differ (not graded), else NULL
+ALTER TABLE review_choices ADD COLUMN reason JSON;      -- what the recommended line does (analysis/review/reasons.py)
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index

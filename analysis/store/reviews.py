@@ -60,7 +60,8 @@ class Annotated:
 
     @property
     def graded(self) -> int:
-        return len(self.choices) if self.depth == "deep" else len(self.decisions)
+        """Decisions graded: a deep pass's forced ones (issue 21) are recorded, not graded."""
+        return sum(1 for c in self.choices if c[20] is None) if self.depth == "deep" else len(self.decisions)
 
 
 def rows(gr: GameReview) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -86,13 +87,17 @@ def choice_rows(gr: GameReview) -> list[tuple[Any, ...]]:
             out.append((gr.game, d.ord, d.hand, d.seat, gr.players[d.seat], d.turn, c.kind, c.step, c.line, c.played,
                         c.best, float(c.expected_played), float(c.expected_best), float(c.se), float(c.cost),
                         c.category, json.dumps(c.candidates, ensure_ascii=False, default=str),
-                        json.dumps(c.played_events, ensure_ascii=False, default=str)))
+                        json.dumps(c.played_events, ensure_ascii=False, default=str),
+                        None if c.ci is None else float(c.ci), int(c.worlds), c.forced,
+                        None if c.reason is None else json.dumps(c.reason, ensure_ascii=False, default=str)))
     return out
 
 
-def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DEEP_BUDGET) -> Annotated:
+def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DEEP_BUDGET,
+             worlds: int | None = None) -> Annotated:
     """Replay and review one game (pure: runs in worker processes). ``depth``: ``quick`` (the exact
-    checks) or ``deep`` (every decision in expected points; ``budget`` seconds per decision)."""
+    checks) or ``deep`` (every decision in expected points; ``budget`` seconds per decision for the
+    ranking pass, ``worlds`` fixed pricing worlds, default the evaluator's PRICE_WORLDS)."""
     t0 = time.perf_counter()
     version = DEEP_VERSION if depth == "deep" else SOLVER_VERSION
     try:
@@ -100,7 +105,8 @@ def annotate(g: GameLog, checksum: str, depth: str = "quick", budget: float = DE
         if depth == "deep":
             from analysis.review.deep import deep_review_game  # the evaluator loads only for a deep pass
 
-            gr = deep_review_game(res, budget=budget)
+            gr = deep_review_game(res, budget=budget) if worlds is None else \
+                deep_review_game(res, budget=budget, worlds=worlds)
         else:
             gr = review_game(res)
     except Exception as e:  # noqa: BLE001  (a solver bug must not stop a whole run: the game is reported)
@@ -136,7 +142,8 @@ DECISION_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "step", "en
                     "take_opens", "opened_before", "exposure_played", "exposure_best", "cost", "agrees", "mistakes",
                     "played", "best", "cost_points")
 CHOICE_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "kind", "step", "line", "played", "best",
-                  "expected_played", "expected_best", "se", "cost", "category", "candidates", "played_events")
+                  "expected_played", "expected_best", "se", "cost", "category", "candidates", "played_events",
+                  "ci", "worlds", "forced", "reason")
 MISTAKE_COLUMNS = ("game", "ord", "hand", "seat", "player", "turn", "step", "line", "category", "cost", "severity",
                    "detail")
 
@@ -240,7 +247,7 @@ def _results(todo: Iterable[tuple[Any, ...]], total: int, jobs: int, cluster: Cl
 
 def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = False, progress: bool = False,
             batch: int = 20, games: Sequence[str] | None = None, cluster: Cluster | None = None,
-            deep: bool = False, budget: float = DEEP_BUDGET) -> AnalyzeSummary:
+            deep: bool = False, budget: float = DEEP_BUDGET, worlds: int | None = None) -> AnalyzeSummary:
     """Annotate every game not yet annotated by the current solver version (``games``: only these;
     ``cluster``: on its workers, this process writing as results arrive; ``jobs`` is then unused)."""
     t0 = time.perf_counter()
@@ -256,7 +263,7 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
         for gid, cs in todo_ids:
             g = load_gamelog(con, gid)
             if g is not None:
-                yield (g, cs, depth, budget) if deep else (g, cs)
+                yield (g, cs, depth, budget, worlds) if deep else (g, cs)
 
     bar = None
     if progress and cluster is None:  # the cluster's own bar counts tasks and workers alive
@@ -320,12 +327,13 @@ def load_review(con: duckdb.DuckDBPyConnection, game: str) -> GameReview | None:
     choices: dict[tuple[int, int, int], list[Choice]] = {}
     for row in con.execute("""
             SELECT ord, seat, turn, kind, step, line, played, best, expected_played, expected_best, se, cost, category,
-                   candidates, played_events FROM review_choices WHERE game = ? ORDER BY ord, turn, step""",
-                           [game]).fetchall():
+                   candidates, played_events, ci, worlds, forced, reason FROM review_choices WHERE game = ?
+            ORDER BY ord, turn, step""", [game]).fetchall():
         o, seat, turn = row[0], row[1], row[2]
         choices.setdefault((o, seat, turn), []).append(
             Choice(row[3], row[4], row[5], row[6], row[7], row[8], row[9], row[10], row[11],
-                   json.loads(row[13]) if row[13] else [], json.loads(row[14]) if row[14] else [], row[12]))
+                   json.loads(row[13]) if row[13] else [], json.loads(row[14]) if row[14] else [], row[12],
+                   row[15], int(row[16] or 0), row[17], json.loads(row[18]) if row[18] else None))
     hands: dict[int, HandReview] = {}
     results = dict(con.execute("SELECT ord, result FROM hands WHERE game = ?", [game]).fetchall())
     for r in con.execute("""

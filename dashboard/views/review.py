@@ -23,7 +23,7 @@ if not ids:
     st.info(tm("no_games", lang))
     st.stop()
 
-top = st.columns([3, 1])
+top = st.columns([3, 1, 1])
 url_state.seed("game", url_state.one_of(ids))
 game = str(top[0].selectbox(tm("pick_game", lang), ids, key="game"))
 info = rv.game(game)
@@ -47,9 +47,12 @@ hands = sorted({int(h) for h in ms["hand"]}) if len(ms) else []
 url_state.seed("rv_hand", url_state.one_of([0] + hands))
 pick = top[1].selectbox(tm("hand", lang), [0] + hands, key="rv_hand",
                         format_func=lambda h: tr("all_hands", lang) if h == 0 else str(h))
+floor = deep_view.min_cost_filter(top[2], lang)  # only mistakes over N points (issue 21)
 url_state.keep(game=game, rv_hand=pick or None)
 if pick:
     ms = ms[ms["hand"] == pick]
+if floor:
+    ms = ms[ms["cost"] > floor]
 ms = ms.reset_index(drop=True)
 
 st.subheader(tr("mistakes", lang))
@@ -83,6 +86,6 @@ else:
         f'<b>{link_rules_html(esc(rv.category(c, lang)), lang)}</b>: '
         f'{link_rules_html(esc(rv.definition(c, lang)), lang)}</div>' for c in cats), unsafe_allow_html=True)
 
-st.download_button(tr("report", lang), rv.report_html(game), file_name=f"istaka-review-{game}.html",
-                   mime="text/html", key="rv_report")
-deep_view.review_section(game, lang, pick or None)  # every decision in expected points (issue 15)
+st.download_button(tr("report", lang), rv.report_html(game, lang, floor),
+                   file_name=f"istaka-review-{game}.html", mime="text/html", key="rv_report")
+deep_view.review_section(game, lang, pick or None, floor)  # every decision in expected points (issue 15)

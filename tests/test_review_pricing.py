@@ -1,0 +1,192 @@
+"""Fixed, honest pricing of the deep review (issue 21): a decision is priced on a fixed, seeded set
+of worlds drawn apart from the ranking pass, never stopped early; a cost is charged only when its
+paired interval excludes zero; forced decisions are recorded and never graded; the recommended
+move is never one the pricing worlds show worse than a third candidate.
+
+Crafted hands use tests/golden/builder.py, `101` with indicator Y6 (okey Y7)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from golden.build import KIT1, tiles_of
+from golden.builder import LogFile
+
+from analysis.evaluate import Evaluation, candidates, draw_candidate, evaluate, price, take_candidate
+from analysis.game import HandState, Tile, read_file, replay_game
+from analysis.players import View
+from analysis.review import Choice, Decision, GameReview, HandReview
+from analysis.review.deep import Z, grade_decision, recommend
+
+W = 16  # pricing worlds in these tests: every rule below holds at any number
+
+
+def replayed_state(f: LogFile, tmp_path: Path, line: int) -> HandState:
+    p = tmp_path / "t.jsonl"
+    p.write_text(f.text(), encoding="utf-8")
+    res = replay_game(read_file(p).games[0], keep_steps=True)
+    assert res.valid, [h.error for h in res.hands]
+    steps = res.hands[0].steps
+    return steps[next(i for i, s in enumerate(steps) if s.line == line) - 1].state
+
+
+def take_to_finish(tmp_path: Path) -> HandState:
+    """Seat 1, opened with KIT1, holds R11 R12 Y1 and may take R13: taking it finishes."""
+    f = LogFile()
+    g = f.game("price-take", variant="101", hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: "R13 *", 1: tiles_of(KIT1) + " R11 R12 Y1", 2: "*", 3: "*"},
+               seed=12)
+    h.discard(0, next(t for t in h.rack(0) if t != "R13"))
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, h.last_drawn)
+    h.cycle([2, 3])
+    h.draw(0)
+    h.discard(0, "R13")
+    line = h.take(1, "R13")
+    return replayed_state(f, tmp_path, line)
+
+
+DRAW = [{"type": "draw", "seat": 1}]
+
+
+def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path: Path) -> None:
+    state = take_to_finish(tmp_path)
+    one = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    two = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert one is not None and one.to_dict() == two.to_dict()
+    assert one.worlds == W and one.cost > 0 and one.ci is not None
+
+
+def test_the_pricing_worlds_are_not_the_ranking_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analysis.evaluate.core as core
+    import analysis.review.deep as deep
+
+    state = take_to_finish(tmp_path)
+    phase = ["?"]
+    seen: dict[str, list[tuple]] = {"rank": [], "price": []}
+    real_sample, real_eval, real_price = core.sample_world, deep.evaluate, deep.price
+
+    def sample(*a, **k):  # type: ignore[no-untyped-def]
+        racks, deck = real_sample(*a, **k)
+        seen[phase[0]].append((racks, tuple(deck)))
+        return racks, deck
+
+    def tagged(name, fn):  # type: ignore[no-untyped-def]
+        def run(*a, **k):  # type: ignore[no-untyped-def]
+            phase[0] = name
+            try:
+                return fn(*a, **k)
+            finally:
+                phase[0] = "?"
+        return run
+
+    monkeypatch.setattr(core, "sample_world", sample)
+    monkeypatch.setattr(deep, "evaluate", tagged("rank", real_eval))
+    monkeypatch.setattr(deep, "price", tagged("price", real_price))
+    c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert c is not None and len(seen["price"]) == W and seen["rank"]
+    assert not set(seen["rank"]) & set(seen["price"])  # two independent samples
+
+
+def test_pricing_plays_every_candidate_in_every_world_where_the_ranking_pass_stops(tmp_path: Path) -> None:
+    state = take_to_finish(tmp_path)
+    view = View.of(state, 1)
+    cands = [draw_candidate(1), take_candidate(1, Tile.parse("R13"))]
+    ranked = evaluate(view, cands, seed="s", worlds=40)
+    assert min(e.n for e in ranked) < 40  # the ranking pass drops the clear loser early
+    priced = price(view, cands, seed="s", worlds=40)
+    assert [e.n for e in priced] == [40, 40]
+    assert price(view, cands, seed="s", worlds=40) == priced  # seeded: the same worlds again
+
+
+def _ev(c, values):  # type: ignore[no-untyped-def]
+    n = len(values)
+    m = sum(values) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1))
+    return Evaluation(c, m, sd / math.sqrt(n), n, tuple(values))
+
+
+def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analysis.review.deep as deep
+
+    state = take_to_finish(tmp_path)
+    noisy = [0, 100, 0, 100] * 4  # played - best: +50 / -50 alternating around a mean of +10
+    best = [40, 40, 40, 40] * 4
+
+    def fake(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+        vals = {"take": best, "draw": [b + d - 40 for b, d in zip(best, noisy)]}
+        return [_ev(c, vals[c.kind]) for c in cands]
+
+    monkeypatch.setattr(deep, "price", fake)
+    c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert c is not None and c.expected_played - c.expected_best == pytest.approx(10.0)
+    assert c.ci is not None and c.ci > 10 and c.cost == 0  # 10 ± 26: not charged
+
+    def clear(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+        vals = {"take": best, "draw": [b + 30 + (i % 2) for i, b in enumerate(best)]}
+        return [_ev(x, vals[x.kind]) for x in cands]
+
+    monkeypatch.setattr(deep, "price", clear)
+    c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert c is not None and c.cost == pytest.approx(30.5) and 0 < c.ci < c.cost
+
+
+def test_never_recommend_a_move_the_pricing_worlds_show_worse_than_a_third() -> None:
+    a, b, c = (draw_candidate(0), take_candidate(0, Tile.parse("R1")), take_candidate(0, Tile.parse("R2")))
+    ranked_best = _ev(a, [50, 52] * 8)
+    third = _ev(c, [20, 21] * 8)  # 30 better than the ranking's best on every pricing world
+    played = _ev(b, [60, 61] * 8)
+    assert recommend([ranked_best, played, third], 0) == 2
+    close = _ev(c, [30, 60] * 8)  # lower on average but within the interval: the ranking's best stays
+    assert recommend([ranked_best, played, close], 0) == 0
+    d, se, _ = close.diff(ranked_best)
+    assert d < 0 and d + Z * se >= 0
+
+
+# ---- forced decisions ----------------------------------------------------------------------------
+
+
+def test_a_discard_that_cannot_be_kept_is_forced_and_not_graded(tmp_path: Path) -> None:
+    """Seat 2, unopened, may take seat 1's Y1: nothing it holds opens with it (P2), so take = draw."""
+    f = LogFile()
+    g = f.game("price-forced", variant="101", hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: tiles_of(KIT1) + " Y1 Y13 R12", 2: "*", 3: "*"},
+               seed=11)
+    h.discard(0, h.rack(0)[0])
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, "Y1")
+    line = h.draw(2)
+    state = replayed_state(f, tmp_path, line)
+    view = View.of(state, 2)
+    assert [c.kind for c in candidates(view, "draw")] == ["draw", "take"]  # the take is legal...
+    c = grade_decision(state, 2, "take", [{"type": "draw", "seat": 2}], seed="s", budget=0.0, worlds=W)
+    assert c is not None and c.forced == "take_returned" and c.cost == 0 and not c.graded  # ...and pointless
+
+
+def test_forced_decisions_are_left_out_of_accuracy_and_decision_counts() -> None:
+    graded = Choice("discard", 5, 9, "discard K3", "discard R2", 60.0, 20.0, 5.0, 40.0, [], [], ci=10.0, worlds=W)
+    forced = [Choice("take", 3, 8, "draw", "draw", 0.0, 0.0, 0.0, 0.0, [], [], forced="take_returned"),
+              Choice("place", 4, 8, "wait", "wait", 0.0, 0.0, 0.0, 0.0, [], [], forced="single")]
+    d = Decision(1, 1, 0, 0, 4, 6, 8, "draw", None, False, {}, {}, 202, 202, [], [*forced, graded])
+    gr = GameReview("g", "101", ["A", "B", "C", "D"], [HandReview(1, 1, "finish", [d])], depth="deep")
+    s = gr.summary()[0]
+    assert s["graded"] == 1 and s["forced"] == 2
+    assert s["accuracy"] == 0.0  # the one real decision was a mistake; the forced ones do not dilute it
+    assert s["rates"] == {"10": 100.0, "30": 100.0, "100": 0.0}
+
+
+def test_a_single_legal_move_is_recorded_as_forced(tmp_path: Path) -> None:
+    """Seat 0's rack holds no run, group or pair: waiting is its only placing (O1, O3)."""
+    loose = "R1 R3 R5 R7 R9 R11 R13 B2 B4 B6 B8 B10 B12 K1 K3 K5 K7 K9 K11 K13 Y2 Y4"
+    f = LogFile()
+    g = f.game("price-single", variant="101", hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: loose, 1: "*", 2: "*", 3: "*"}, seed=3)
+    line = h.discard(0, "R1")
+    state = replayed_state(f, tmp_path, line)
+    assert [c.label for c in candidates(View.of(state, 0), "place")] == ["wait"]
+    c = grade_decision(state, 0, "place", [], seed="s", budget=0.0, worlds=W)
+    assert c is not None and c.forced == "single" and c.cost == 0 and c.worlds == 0 and not c.graded

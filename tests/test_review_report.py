@@ -1,0 +1,112 @@
+"""The deep review's report (issues 21 and 24): the downloaded report is the stored (deep) review
+in the page's language, as `istaka report` writes it; decisions without a cost are collapsed so a
+long game's report stays short; "only mistakes over N points"; intervals and forced decisions in
+the HTML and the JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import apptest_helpers as ui
+import pytest
+from store_logs import stored
+from streamlit.testing.v1 import AppTest
+
+from analysis import store
+from analysis.cli import main
+from analysis.review import render
+from analysis.review.lesson import to_json
+from analysis.selfplay import GameSpec, Player, play_game
+from analysis.store import analyze, load_review
+from analysis.game import replay_game
+from analysis.store.queries import load_gamelog
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+GAME = "rp-a"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    d = tmp_path_factory.mktemp("reviewreport")
+    spec = GameSpec(GAME, (Player("Sol", "solver"), Player("Kemal", "random"), Player("Gre", "greedy"),
+                           Player("Ran", "random")), "101", None, "5", "2026-10-05T20:00:00+00:00", hands=1)
+    log = d / "g.jsonl"
+    log.write_text("".join(play_game(spec).lines()), encoding="utf-8")
+
+    def both(con):  # type: ignore[no-untyped-def]
+        analyze(con, games=[GAME])  # the quick pass first, then the deep one replaces it
+        analyze(con, games=[GAME], deep=True, budget=0.002, worlds=8)
+
+    yield stored(d / "rp.duckdb", log, both)
+
+
+def _deep(db: Path):  # type: ignore[no-untyped-def]
+    with store.reading(db) as con:
+        return replay_game(load_gamelog(con, GAME), keep_steps=True), load_review(con, GAME)
+
+
+def test_the_downloaded_report_is_the_stored_deep_review_in_the_pages_language(db: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: the page said Kemal lost 0 (deep) while the download was the quick report."""
+    from dashboard import review_data
+
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    res, gr = _deep(db)
+    assert gr.depth == "deep"
+    for lang in ("tr", "en"):
+        assert review_data.report_html(GAME, lang) == render(res, gr, lang=lang)
+    calls: list[tuple] = []
+    real = review_data.report_html
+    monkeypatch.setattr(review_data, "report_html", lambda *a, **k: calls.append(a) or real(*a, **k))
+    at = ui.open_page(AppTest.from_file(APP, default_timeout=120), "review", game=GAME, lang="tr")
+    ui.ok(at)
+    assert calls and calls[-1][:2] == (GAME, "tr")  # the page's game and language, the deep review
+
+
+def test_the_report_collapses_decisions_without_a_cost(db: Path) -> None:
+    """Issue 24: a deep report wrote every zero-cost decision out in full (112,000 px for 11 hands)."""
+    res, gr = _deep(db)
+    choices = [c for d in gr.decisions for c in d.choices]
+    costly = [c for c in choices if c.cost > 0]
+    assert costly and len(costly) < len(choices)
+    html = render(res, gr, lang="en")
+    assert html.count('<div class="d"') == len(costly)  # only decisions with a cost in full
+    quiet = re.findall(r"<details class=\"z\">.*?</details>", html, re.S)
+    assert len(quiet) == 1 and quiet[0].count("<li data-kind=") == len(choices) - len(costly)
+    over = [c for c in costly if c.cost > 30]
+    floor = render(res, gr, lang="en", min_cost=30)
+    assert floor.count('<div class="d"') == len(over) < len(costly) or not over
+    assert "only mistakes over 30 points in full" in floor
+
+
+def test_the_report_shows_intervals_and_forced_decisions(db: Path) -> None:
+    res, gr = _deep(db)
+    c = max((c for d in gr.decisions for c in d.choices), key=lambda c: c.cost)
+    en, tr = render(res, gr, lang="en"), render(res, gr, lang="tr")
+    assert f"{c.cost:.0f} ± {c.ci:.0f} points" in en and f"{c.cost:.0f} ± {c.ci:.0f} puan" in tr
+    forced = sum(1 for d in gr.decisions for c in d.choices if c.forced)
+    assert forced and f"Forced decisions ({forced})" in en and f"Zorunlu kararlar ({forced})" in tr
+    assert "priced on 8 worlds" in en and "8 sabit dünyada" in tr
+
+
+def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", GAME, "--json", "--db", str(db)]) == 0
+    j = json.loads(capsys.readouterr().out)
+    res, gr = _deep(db)
+    assert j == json.loads(json.dumps(to_json(gr, res)))
+    assert j["depth"] == "deep" and j["pricing_worlds"] == 8
+    assert j["forced"]["total"] == sum(1 for d in j["decisions"] if d["forced"]) > 0
+    graded = [d for d in j["decisions"] if not d["forced"]]
+    assert all(d["worlds"] == 8 and d["ci"] is not None for d in graded)
+    assert all((d["cost"] > 0) == (d["cost"] > d["ci"]) for d in graded)  # charged only clear of zero
+    for s in j["seats"]:
+        mine = [d["cost"] for d in graded if d["seat"] == s["seat"]]
+        assert s["graded"] == len(mine)
+        assert s["rates"]["30"] == (round(100 * sum(1 for x in mine if x > 30) / len(mine), 1) if mine else None)
+    out = tmp_path / "r.html"
+    assert main(["report", GAME, "--out", str(out), "--db", str(db), "--min-cost", "100", "--lang", "tr"]) == 0
+    assert "yalnız 100 puandan büyük hatalar ayrıntılı" in out.read_text(encoding="utf-8")
