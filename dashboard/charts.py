@@ -75,7 +75,7 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
         y = mine.loc[mine["player"] == p, "cumulative"].to_numpy()
         x = np.arange(1, len(y) + 1)
         keep = thin(len(y))
-        fig.add_trace(go.Scattergl(x=x[keep], y=y[keep], mode="lines", name=esc(p), line={"color": colour[p]}))
+        fig.add_trace(go.Scatter(x=x[keep], y=y[keep], mode="lines", name=esc(p), line={"color": colour[p]}))
     figs["cumulative"] = _layout(fig, t("chart_cumulative", lang), t("axis_hand", lang), t("axis_total", lang))
 
     per_game = mine.groupby(["player", "game"], as_index=False, sort=False).agg(
@@ -84,7 +84,7 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
     for p in players:
         s = per_game[per_game["player"] == p].sort_values("started")
         keep = thin(len(s))
-        fig.add_trace(go.Scattergl(x=s["started"].to_numpy()[keep], y=s["cumulative"].to_numpy()[keep],
+        fig.add_trace(go.Scatter(x=s["started"].to_numpy()[keep], y=s["cumulative"].to_numpy()[keep],
                                    mode="lines", name=esc(p), line={"color": colour[p]}))
     figs["over_dates"] = _layout(fig, t("chart_over_dates", lang), t("axis_date", lang), t("axis_total", lang),
                                  dates=True)
@@ -110,7 +110,7 @@ def player_figures(v: int, path: str, variant: str, players: tuple[str, ...], la
     fig = go.Figure()
     for p in players:
         s = op[op["player"] == p]
-        fig.add_trace(go.Scattergl(x=s["threshold"].to_numpy(), y=s["value"].to_numpy(), mode="markers", name=esc(p),
+        fig.add_trace(go.Scatter(x=s["threshold"].to_numpy(), y=s["value"].to_numpy(), mode="markers", name=esc(p),
                                  marker={"color": colour[p], "size": 7, "opacity": .7}))
     if len(op):
         lo, hi = int(op["threshold"].min()), int(max(op["threshold"].max(), op["value"].max()))

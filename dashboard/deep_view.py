@@ -343,11 +343,12 @@ def _played_label(decision: str, rows: Sequence[Mapping[str, Any]], nxt: Sequenc
 
 
 def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequence[str], lang: str,
-                 next_events: Sequence[Mapping[str, Any]] = ()) -> None:
+                 next_events: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any] | None:
     """The evaluator's top three decisions for the seat to move at this step, with expected points:
-    the stored deep review's where it graded this step, else evaluated now (a small budget)."""
+    the stored deep review's where it graded this step, else evaluated now (a small budget).
+    Returns the first-ranked candidate ({"move", "expected"}), or None."""
     if state.over:
-        return
+        return None
     seat = state.turn
     st.subheader(t("dv_replay_title", lang, name=md_text(players[seat])))
     stored = deep_data.stored_at(game, ord, step, lang)
@@ -360,17 +361,17 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
                 st.caption(pw.t("pw_forced_why", lang))
             else:
                 st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
-        return
+        return dict(stored[0]["candidates"][0]) if stored[0]["candidates"] else None
     precise = st.session_state.setdefault(_PRECISE, set())
     here = (game, ord, step)
     with st.spinner(t("dv_replay_evaluating", lang)):
         res = deep_data.live(game, ord, step, state, deep_data.PRECISE_BUDGET if here in precise else None)
     if res is None:
         st.caption(t("dv_replay_none", lang))
-        return
+        return None
     if res["only"]:
         st.caption(t("dv_replay_only", lang))
-        return
+        return None
     from analysis.review.lesson import describe
 
     st.caption(t("dv_replay_live", lang, name=md_text(players[seat]), kind=kind_label(
@@ -382,6 +383,7 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
     if here not in precise:
         st.button(t("dv_replay_precise", lang, s=deep_data.PRECISE_BUDGET), key="dv_precise",
                   on_click=precise.add, args=(here,))
+    return dict(cands[0]) if cands else None
 
 
 __all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "min_cost_filter",

@@ -22,7 +22,8 @@ from analysis.review.words import CATEGORY_NAME, DEFINITION
 from . import access, data
 from .tiles_view import md_text
 
-SEV_ICON = {"blunder": "🔴", "mistake": "🟠", "inaccuracy": "🟡", "note": "⚪"}
+# marks any font draws (DejaVu has them; no emoji font needed, issue 24): more dots, worse
+SEV_ICON = {"blunder": "●●●", "mistake": "●●", "inaccuracy": "●", "note": "○"}
 SEV_COLOUR = {"blunder": "#c62828", "mistake": "#ef6c00", "inaccuracy": "#f9a825", "note": "#607d8b"}
 
 STRINGS: dict[str, tuple[str, str]] = {
@@ -63,9 +64,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_mistakes": ("Hata bulunmadı.", "No mistakes found."),
     "all_hands": ("Bütün eller", "All hands"),
     "report": ("İnceleme raporunu indir (HTML)", "Download the review report (HTML)"),
-    "legend": ("🔴 büyük hata: ≥100 puan · 🟠 hata: ≥30 · 🟡 küçük hata: >0 · ⚪ not",
-               "🔴 blunder: ≥100 points · 🟠 mistake: ≥30 · 🟡 inaccuracy: >0 · ⚪ note"),
-    "next_mistake": ("Sonraki hata ⚠ (M)", "Next mistake ⚠ (M)"),
+    "legend": ("●●● büyük hata: ≥100 puan · ●● hata: ≥30 · ● küçük hata: >0 · ○ not",
+               "●●● blunder: ≥100 points · ●● mistake: ≥30 · ● inaccuracy: >0 · ○ note"),
+    "next_mistake": ("Sonraki hata (M)", "Next mistake (M)"),
     "chance": ("Açma şansı ({name}, kendi gördüğüyle)", "Chance to open ({name}, from their own view)"),
     "chance_row": ("{k} çekişte: %{p:.0f} ± {se:.0f}", "within {k} draws: {p:.0f}% ± {se:.0f}"),
     "chance_row_one": ("1 çekişte: %{p:.0f} ± {se:.0f}", "within 1 draw: {p:.0f}% ± {se:.0f}"),

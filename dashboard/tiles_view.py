@@ -47,10 +47,11 @@ CSS = """
 .ist-tile.dim{opacity:.55}
 .ist-rack{display:flex;flex-wrap:wrap;gap:0;padding:4px 4px 6px 4px;border-radius:4px;
   background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;min-height:48px}
-.ist-table{display:grid;grid-template-columns:minmax(180px,1fr) minmax(300px,2.2fr) minmax(180px,1fr);
+.ist-table{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);max-width:100%;
+  box-sizing:border-box;min-width:0;
   grid-template-areas:"s2 s2 s2" "s3 c s1" "s0 s0 s0";gap:8px;padding:10px;border-radius:14px;
   background:radial-gradient(#2f7d4d,#1d5233);color:#f2f2f2;font-family:sans-serif;font-size:13px}
-.ist-seat{background:rgba(0,0,0,.18);border-radius:8px;padding:6px;border:2px solid transparent}
+.ist-seat{background:rgba(0,0,0,.18);border-radius:8px;padding:6px;border:2px solid transparent;min-width:0}
 .ist-seat.tomove{border-color:#ffd54f;box-shadow:0 0 10px #ffd54f}
 .ist-seat .hdr{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin-bottom:4px}
 .ist-seat .name{font-weight:700;font-size:14px}
@@ -61,7 +62,8 @@ CSS = """
 .ist-seat .meta{font-size:11px;opacity:.9;margin:2px 0}
 .ist-seat a.ist-rule{color:#ffe082;text-decoration:underline}
 .ist-discards{margin-top:4px;font-size:11px}
-.ist-center{grid-area:c;background:rgba(0,0,0,.12);border-radius:8px;padding:6px}
+.ist-center{grid-area:c;background:rgba(0,0,0,.12);border-radius:8px;padding:6px;min-width:0}
+.ist-center .top{flex-wrap:wrap}
 .ist-center .top{display:flex;gap:14px;align-items:flex-end;margin-bottom:6px}
 .ist-center .lbl{font-size:11px;opacity:.9}
 .ist-meld{display:inline-block;margin:3px 8px 3px 0;padding:2px 4px 3px 4px;border-radius:5px;
@@ -79,6 +81,12 @@ CSS = """
 .st-key-pr_rack [data-testid="stBaseButton-primary"]{background:#fff1b8;border:3px solid #1560bd;
   box-shadow:0 0 0 2px #90caf9}
 .st-key-pr_rack [data-testid="stBaseButton-primary"] p{text-decoration:underline}
+/* a laptop's first screen (issue 24): less empty space above the page, a smaller title */
+[data-testid="stMainBlockContainer"]{padding-top:3.6rem;padding-left:1.5rem;padding-right:1.5rem}
+[data-testid="stMain"] h1{font-size:1.9rem;padding:.2rem 0 .4rem 0}
+.st-key-rp_nav button,.st-key-rp_side_nav button{min-height:2rem;padding:0 .55rem}
+.st-key-rp_nav button p,.st-key-rp_side_nav button p{white-space:nowrap}
+.st-key-rp_keys{display:none}
 /* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
 [data-testid="InputInstructions"]{display:none}
 </style>

@@ -64,7 +64,12 @@ def seed(key: str, parse: Parse = str, *, multi: bool = False) -> None:
             st.session_state[key] = value
             return
     kept = _store(_KEPT)
-    if key not in st.session_state and key in kept:
+    if raw is None and kept.get(key) is not None:
+        # no value in the URL (the sidebar's page links carry none): the session's own value
+        # stands, given explicitly, since a widget with this key on another page does not carry
+        # it over (issue 24: from /replay?game=…-57 the sidebar's Review opened the newest game)
+        st.session_state[key] = kept[key]
+    elif key not in st.session_state and key in kept:
         st.session_state[key] = kept[key]
 
 

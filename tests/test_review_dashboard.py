@@ -22,6 +22,7 @@ from analysis.review import best_tiles, grade
 from analysis.store import analyze
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.game import Tile
+from dashboard import review_data as rv
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<img src=x onerror=alert(2)>"
@@ -63,7 +64,7 @@ def test_review_page_lists_mistakes_worst_first_with_severity_and_escaped_names(
     want = _read(db, "game_mistakes", "rv-a")
     costs = list(table.iloc[:, 4])
     assert costs == sorted(costs, reverse=True) == list(want.cost)
-    assert all(s.split()[0] in "🔴🟠🟡⚪" for s in table.iloc[:, 0])
+    assert all(s.split()[0] in rv.SEV_ICON.values() for s in table.iloc[:, 0])
     first = want.iloc[0]  # one click to the step: the row's link opens the replay there
     assert table["▶"].iloc[0] == f"replay?game=rv-a&hand={first.hand}&step={first.step}&lang=tr"
     assert "<img" not in _html(at)
@@ -91,7 +92,7 @@ def test_replay_marks_mistakes_and_the_m_key_jumps_to_the_next_one(app: AppTest,
     cur = int(re.search(r'data-step="(\d+)"', _html(at)).group(1))
     assert cur == steps[0]
     row = at.button(key=f"mv_{cur}")  # the move list's row for this step carries the mark
-    assert row.label.split()[0] in "🔴🟠🟡⚪"
+    assert row.label.split()[0] in rv.SEV_ICON.values()
     if len(steps) > 1:
         at.button(key="b_nmistake").click().run()
         assert int(re.search(r'data-step="(\d+)"', _html(_ok(at))).group(1)) == steps[1]

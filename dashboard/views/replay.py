@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import deep_view
+from dashboard import deep_view, replay_keys
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
@@ -87,7 +87,7 @@ if n == 0:
     _illegal(hr.error)
     st.stop()
 url_state.seed("seat", url_state.int_in(0, 3))
-seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat",
+seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat", help=t("turn_seat_help", lang),
                                   format_func=lambda s: f"{s}: {players[s]}")
 
 last = n - 1
@@ -122,35 +122,42 @@ def _next_turn() -> None:
     _go(min((s for s in turn_starts if s > cur), default=cur))
 
 
-nav = st.columns([1, 1, 1, 1, 1.3, 1.3, 1.6])
-nav[0].button(t("first", lang), key="b_first", on_click=_go, args=(0,), shortcut="Home")
-nav[1].button(t("prev", lang), key="b_prev", on_click=lambda: _go(_cur() - 1), shortcut="Left")
-nav[2].button(t("next", lang), key="b_next", on_click=lambda: _go(_cur() + 1), shortcut="Right")
-nav[3].button(t("last", lang), key="b_last", on_click=_go, args=(last,), shortcut="End")
-nav[4].button(t("prev_turn", lang), key="b_pturn", on_click=_prev_turn, shortcut="PageUp")
-nav[5].button(t("next_turn", lang), key="b_nturn", on_click=_next_turn, shortcut="PageDown")
-autoplay = nav[6].toggle(t("autoplay", lang), key="autoplay")
 _mistakes = rv.mistake_steps(str(game), int(hand_no))  # the move review's marks (istaka analyze)
-st.button(rv.t("next_mistake", lang), key="b_nmistake", shortcut="M", disabled=not _mistakes,
-          on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
-step = st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0)
-step = min(step, last)
-url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
-st.caption(t("keys_help", lang))
+# keys: one small browser component counting every press (issue 24: none lost during a rerun)
+replay_keys.keys(str(game), int(hand_no), _cur(), last, turn_starts, _mistakes, _go)
 
+step = min(_cur(), last)
 cur_step = steps[step]
 state = cur_step.state
-label = t("step_label", lang, i=step, n=last)
-who = cur_step.event.get("seat")
-what = describe(cur_step.event, players, lang)
-st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
-            f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
-            unsafe_allow_html=True)
-
 before = rp.totals_before(int(hand_no))
-board, side = st.columns([3.2, 1.5])
+# laid out for a laptop (issue 24): the board at the top of the first screen, compact controls
+# above it, the move list beside it (the table shrinks to its column, never under the list)
+board, side = st.columns([3.3, 1.2], gap="small")
 with board:
+    with st.container(horizontal=True, gap="small", key="rp_nav"):
+        st.button(t("first", lang), key="b_first", icon=":material/first_page:", on_click=_go, args=(0,),
+                  help=t("key_home", lang))
+        st.button(t("prev", lang), key="b_prev", icon=":material/chevron_left:", on_click=lambda: _go(_cur() - 1),
+                  help=t("key_left", lang))
+        st.button(t("next", lang), key="b_next", icon=":material/chevron_right:", on_click=lambda: _go(_cur() + 1),
+                  help=t("key_right", lang))
+        st.button(t("last", lang), key="b_last", icon=":material/last_page:", on_click=_go, args=(last,),
+                  help=t("key_end", lang))
+        st.button(t("prev_turn", lang), key="b_pturn", icon=":material/keyboard_double_arrow_left:",
+                  on_click=_prev_turn, help=t("key_pgup", lang))
+        st.button(t("next_turn", lang), key="b_nturn", icon=":material/keyboard_double_arrow_right:",
+                  on_click=_next_turn, help=t("key_pgdn", lang))
+    label = t("step_label", lang, i=step, n=last)
+    who = cur_step.event.get("seat")
+    what = describe(cur_step.event, players, lang)
+    st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
+                f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
+                unsafe_allow_html=True)
     st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+    st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
+    st.caption(t("keys_help", lang))
+url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
+with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
         st.markdown(link_rules(f"**{game_rules.t('teams_title', lang)}:** "
                                + game_rules.teams_text(running_totals(state, before), players, lang), lang))
@@ -172,7 +179,11 @@ with board:
         st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
 
 with side:
-    st.subheader(t("moves", lang))
+    with st.container(horizontal=True, gap="small", key="rp_side_nav"):
+        st.button(rv.t("next_mistake", lang), key="b_nmistake", icon=":material/flag:", disabled=not _mistakes,
+                  on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
+        autoplay = st.toggle(t("autoplay", lang), key="autoplay")
+    st.markdown(f"**{esc(t('moves', lang))}**")
     moves = rp.moves(int(hand_no), lang, describe)
     # a window around the current move, so that it is always in sight without scrolling; every row
     # is one button (the whole row is clickable and its text wraps instead of being cut)
@@ -189,6 +200,16 @@ with side:
 # ---- per-turn suggestion --------------------------------------------------------------------
 turn = rp.turn_at(int(hand_no), step)
 st.subheader(t("suggestions", lang))
+eval_note = None  # the evaluator's first choice, written under the solver's comparison
+if turn is not None and not (state.over and turn.end < step):
+    # what the move review found in this turn (a Review link lands here, issue 24)
+    for _, m in rv.hand_mistakes(str(game), int(hand_no)).iterrows():
+        if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end:
+            st.warning(link_rules(md_text(t("review_says", lang, sev=f'{rv.SEV_ICON[str(m["severity"])]} '
+                                            f'{rv.severity(str(m["severity"]), lang)}',
+                                            cat=rv.category(str(m["category"]), lang), cost=int(m["cost"]),
+                                            why=rv.definition(str(m["category"]), lang))), lang),
+                       icon=":material/flag:")
 if turn is None or state.over and turn.end < step:
     st.caption(t("none", lang))
 elif viewer is not None and turn.seat != viewer:  # a hidden rack: nothing to suggest from
@@ -214,6 +235,7 @@ else:
             st.markdown(f"**{esc(t('cost', lang))}**")
             for line in compare(sol, start_state, did, seat, lang):
                 st.markdown(f"- {md_text(line)}")
+            eval_note = st.empty()
             _ = done
 
 if turn is not None and not state.over and (viewer is None or turn.seat == viewer):  # the seat's own view
@@ -225,9 +247,15 @@ if turn is not None and not state.over and (viewer is None or turn.seat == viewe
         st.markdown("".join(f"- {md_text(x)}\n" for x in rv.chance_lines(ch, lang)))
 
 # the evaluator's top three for the seat to move (issue 15): the stored deep review's, else evaluated now
-if viewer is None or state.turn == viewer:
-    deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, step, state, players, lang,
-                           [s.event for s in steps[step + 1: step + 13]])
+# On the discard that ends a turn the next seat is to move; the panel stays with the turn's own
+# seat and decision, as the Suggestions above do (issue 24: both spoke of different seats).
+at = turn.start if turn is not None and not state.over and state.turn != turn.seat else step
+top_pick = None
+if viewer is None or steps[at].state.turn == viewer:  # a seat view: only the viewer's decisions
+    top_pick = deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, at, steps[at].state, players,
+                                      lang, [s.event for s in steps[at + 1: at + 13]])
+if eval_note is not None and top_pick:
+    eval_note.markdown(f"- {md_text(t('cmp_eval_first', lang, move=top_pick['move'], e=float(top_pick['expected'])))}")
 
 if autoplay and step < last:
     time.sleep(0.9)

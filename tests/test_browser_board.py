@@ -1,0 +1,155 @@
+"""The Replay board in a real browser (Debian's Chromium driven by Playwright), one `streamlit run`
+for the whole module (issue 24): what only a browser shows.
+
+Checked: at 1280×800 and 1400×900, in Turkish and English, the board starts in the first screen,
+no panel overlaps it (the move list stays beside it, every seat inside the table) and no button
+label is cut; five → presses 0.1 s apart, sent while the page reruns, move five steps; the
+sidebar's link to another page keeps the game the Replay showed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
+from store_logs import stored
+
+pytestmark = needs_chromium
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """Two simulated `101` games (21–22 tiles a rack: the widest boards), analysed."""
+    from analysis import store
+    from analysis.selfplay import GameSpec, Player, play_game
+    from analysis.store import analyze, queries
+
+    d = tmp_path_factory.mktemp("board")
+    lines = []
+    for i, gid in enumerate(("board-a", "board-b")):
+        spec = GameSpec(gid, (Player("Zeynep Nur", "solver"), Player("Ayşe", "random"), Player("Mehmet Ali", "greedy"),
+                              Player("Ali", "random")), "101", None, str(i + 3), f"2026-10-1{i}T20:00:00+03:00",
+                        hands=1)
+        lines += play_game(spec).lines()
+    log = d / "g.jsonl"
+    log.write_text("".join(lines), encoding="utf-8")
+    db = stored(d / "board.duckdb", log, lambda con: analyze(con))
+    with store.reading(db) as con:
+        ids = [str(g) for g in queries.list_games(con)["game"]]  # newest first
+    with streamlit_server(db, d / "server.log") as url:
+        yield {"url": url, "ids": ids, "log": d / "server.log"}
+
+
+@pytest.fixture(scope="module")
+def browser(site: dict[str, Any]) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _replay(browser: Any, site: dict[str, Any], w: int, h: int, lang: str, step: int) -> Any:
+    from playwright.sync_api import expect
+
+    pg = browser.new_page(viewport={"width": w, "height": h})
+    game = site["ids"][-1]  # the older game: not the one a page opens by default
+    pg.goto(f"{site['url']}/replay?game={quote(game)}&hand=1&step={step}&lang={lang}", wait_until="domcontentloaded")
+    expect(pg.locator('[data-testid="ist-step"]')).to_have_attribute("data-step", str(step), timeout=60_000)
+    pg.wait_for_selector(IDLE, timeout=60_000)
+    pg.wait_for_timeout(300)
+    return pg
+
+
+_GEOMETRY = """() => {
+  const r = (el) => { const b = el.getBoundingClientRect(); return {x: b.left, y: b.top, r: b.right, b: b.bottom}; };
+  const table = document.querySelector('.ist-table');
+  const moves = document.querySelector('.st-key-moves');
+  const cut = [...document.querySelectorAll('[data-testid="stMain"] button p')]
+    .filter((p) => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1).map((p) => p.innerText);
+  return {table: r(table), moves: r(moves), seats: [...table.querySelectorAll('.ist-seat, .ist-center')].map(r),
+          overflow: table.scrollWidth - table.clientWidth, cut};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+@pytest.mark.parametrize("size", [(1280, 800), (1400, 900)])
+def test_the_board_is_on_the_first_screen_beside_the_move_list_with_no_overlap_or_cut_label(
+        site: dict[str, Any], browser: Any, size: tuple[int, int], lang: str) -> None:
+    pg = _replay(browser, site, *size, lang, step=30)
+    try:
+        g = pg.evaluate(_GEOMETRY)
+        table, moves = g["table"], g["moves"]
+        assert table["y"] < size[1] * 0.45, ("the board starts below the first screen's middle", table)
+        assert table["r"] <= moves["x"] + 0.5, ("the move list overlaps the board", table, moves)
+        assert g["overflow"] <= 0, "the table is wider than its column"
+        for box in g["seats"]:  # every seat's rack and discards, and the centre, inside the table
+            assert table["x"] - 0.5 <= box["x"] and box["r"] <= table["r"] + 0.5, (box, table)
+        assert g["cut"] == [], f"button labels cut: {g['cut']}"
+    finally:
+        pg.close()
+
+
+def test_five_arrow_presses_during_reruns_move_five_steps(site: dict[str, Any], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    pg = _replay(browser, site, 1280, 800, "tr", step=10)
+    try:
+        step = pg.locator('[data-testid="ist-step"]')
+        step.click()  # the page, not a widget, has the focus
+        for _ in range(5):  # 0.1 s apart: most land while the page is still rerunning
+            pg.keyboard.press("ArrowRight")
+            pg.wait_for_timeout(100)
+        expect(step).to_have_attribute("data-step", "15", timeout=60_000)
+        pg.wait_for_selector(IDLE, timeout=60_000)
+        pg.wait_for_timeout(500)
+        assert step.get_attribute("data-step") == "15"  # and no further
+        assert parse_qs(urlparse(pg.url).query)["step"] == ["15"]
+        pg.keyboard.press("ArrowLeft")
+        expect(step).to_have_attribute("data-step", "14", timeout=60_000)
+    finally:
+        pg.close()
+
+
+def test_the_sidebar_keeps_the_game_the_replay_showed(site: dict[str, Any], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    old = site["ids"][-1]
+    assert old != site["ids"][0]
+    pg = _replay(browser, site, 1280, 800, "tr", step=3)
+    try:
+        pg.locator('[data-testid="stSidebarNav"] a', has_text="İnceleme").click()
+        expect(pg.locator("h1").first).to_have_text("Hamle incelemesi", timeout=60_000)
+        pg.wait_for_selector(IDLE, timeout=60_000)
+        pg.wait_for_timeout(500)
+        assert parse_qs(urlparse(pg.url).query).get("game") == [old], pg.url
+        assert pg.locator('[data-testid="stSelectbox"] input').first.input_value() == old
+        assert "Traceback" not in site["log"].read_text(errors="replace")
+    finally:
+        pg.close()
+
+
+@pytest.mark.parametrize("path,title", [("rules", "Kurallar ve kayıt biçimi"), ("replay", "El tekrarı"),
+                                        ("review", "Hamle incelemesi")])
+def test_an_empty_choice_on_a_turkish_page_says_so_in_turkish(site: dict[str, Any], browser: Any, path: str,
+                                                             title: str) -> None:
+    from playwright.sync_api import expect
+
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.goto(f"{site['url']}/{path}?lang=tr", wait_until="domcontentloaded")
+        expect(pg.locator("h1").first).to_have_text(title, timeout=60_000)
+        pg.wait_for_selector(IDLE, timeout=60_000)
+        shown = pg.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] input')]
+            .filter((i) => i.offsetParent !== null && i.value === '').map((i) => i.placeholder)""")
+        assert not [p for p in shown if "Choose" in p or "Select" in p], shown
+    finally:
+        pg.close()
