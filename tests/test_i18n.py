@@ -20,7 +20,7 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import access, game_rules, i18n, rule_links, uploads
+from dashboard import access, game_rules, i18n, jobs, rule_links, uploads
 from dashboard import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def _fields(text: str) -> set[str]:
 
 TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION,
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
-          "upload_limits": uploads.STRINGS}
+          "upload_limits": uploads.STRINGS, "jobs": jobs.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))
@@ -61,7 +61,8 @@ def test_every_entry_has_both_languages_with_the_same_fields(name: str) -> None:
 def test_the_string_tables_do_not_share_keys() -> None:
     """Each page's strings are looked up in their own table: a key in two of them would show one
     page's words on another."""
-    tables = [i18n.STRINGS, rv.STRINGS, rule_links.STRINGS, game_rules.STRINGS, access.STRINGS, uploads.STRINGS]
+    tables = [i18n.STRINGS, rv.STRINGS, rule_links.STRINGS, game_rules.STRINGS, access.STRINGS, uploads.STRINGS,
+              jobs.STRINGS]
     for i, a in enumerate(tables):
         for b in tables[i + 1:]:
             assert not set(a) & set(b), set(a) & set(b)
@@ -97,7 +98,7 @@ def test_every_reason_of_the_practice_grader_is_translated() -> None:
         assert rv.reason(r, "tr") != r and rv.reason(r, "en") != r
 
 
-@pytest.mark.parametrize("name", ["i18n", "review"])
+@pytest.mark.parametrize("name", ["i18n", "review", "jobs", "access"])
 def test_an_english_count_has_its_singular(name: str) -> None:
     """ "{n} games" needs a "1 game" form (``<key>_one``), or the page says "1 games"."""
     table = TABLES[name]
