@@ -93,9 +93,12 @@ async def writer(browser, url: str, until: float, tally: Tally, k: int, work: Pa
             p = work / f"{gid}.jsonl"
             p.write_bytes(_one_game_log(gid, seed=1000 * k + n))
             try:
+                drop = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+                await drop.wait_for(state="attached", timeout=120_000)
                 await _idle(page)
-                await page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(p))
-                await page.get_by_text(gid).first.wait_for(timeout=120_000)  # the link to the new game
+                await drop.set_input_files(str(p), timeout=120_000)
+                # the page's link to the new game (not the file's name in the uploader's list)
+                await page.locator(f'a[href*="game={gid}&"]').first.wait_for(timeout=120_000)
                 tally.written.append(gid)
             except Exception as e:  # noqa: BLE001
                 tally.page_errors.append(f"upload {gid}: {type(e).__name__}")
