@@ -107,24 +107,30 @@ def stored_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]]
 
 
 def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
-             budget: float = DEEP_BUDGET, worlds: int | None = None) -> tuple[int, str | None]:
+             budget: float = DEEP_BUDGET, rp: data.Replay | None = None,
+             authorized: bool = False, worlds: int | None = None) -> tuple[int, str | None]:
     """The deep pass of one game in this process (``progress(done, total)`` per turn), written in
-    one transaction; (decisions graded, error or None). ``worlds``: the fixed pricing worlds
-    (default :data:`DEEP_WORLDS`, the evaluator's PRICE_WORLDS)."""
+    one transaction; (decisions graded, error or None). ``rp``, ``authorized``: a queued job's
+    replay and its session's right to write, both taken when it was queued (:func:`deep_job`).
+    ``worlds``: the fixed pricing worlds (default :data:`DEEP_WORLDS`, the evaluator's PRICE_WORLDS)."""
     from analysis.review.deep import deep_review_game
     from analysis.store.reviews import Annotated, choice_rows, pending, rows, write
 
-    rp = data.replay(game)
+    from .jobs import Cancelled
+
+    rp = data.replay(game) if rp is None else rp
     if rp is None or rp.result.error is not None:
         return 0, str(rp.result.error.get("message")) if rp is not None and rp.result.error else game
     t0 = time.perf_counter()
     try:
         gr = deep_review_game(rp.result, budget=budget, progress=progress, worlds=worlds or DEEP_WORLDS)
+    except Cancelled:
+        raise
     except Exception as e:  # noqa: BLE001  (shown to the user; the page stays up)
         return 0, f"{type(e).__name__}: {e}"
     dec, mis = rows(gr)
     choices = choice_rows(gr)
-    with data.writing_db() as con:
+    with data.writing_db(authorized) as con:
         todo = dict(pending(con, force=True, depth="deep"))
         if game not in todo:
             return 0, game
@@ -132,6 +138,13 @@ def run_deep(game: str, progress: Callable[[int, int], None] | None = None,
                               version=DEEP_VERSION)])
     st.cache_data.clear()
     return sum(1 for c in choices if c[20] is None), None
+
+
+def deep_job(game: str) -> Callable[[Any], tuple[int, str | None]]:
+    """The deep pass of ``game`` as a job for the queue (dashboard/jobs.py): the replay is taken
+    now, in the script thread; the job writes as the session that queued it may."""
+    rp = data.replay(game)
+    return lambda job: run_deep(game, job.tick, rp=rp, authorized=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=512)

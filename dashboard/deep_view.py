@@ -19,7 +19,7 @@ from analysis.game import HandState, Tile, apply
 
 from analysis.review import RATE_OVER
 
-from . import access, data, deep_data, review_data, url_state
+from . import access, data, deep_data, jobs, review_data, url_state
 from . import pricing_words as pw
 from .i18n import t
 from .replay_view import describe as describe_event
@@ -45,22 +45,32 @@ def deep_button(lang: str, game: str, *, again: bool = False) -> None:
     """Run the deep pass of ``game`` with a progress bar, store it, and show the page again."""
     if review_data.read_only_archive() or not access.can_write():  # a lake, read-only mode, a reader
         return
+    if jobs.panel("deep", lang, lambda job: _deep_done(job, lang)):  # queued or running: its place, cancel
+        return
     if not st.button(t("dv_button_again" if again else "dv_button", lang), key="dv_run",
                      type="secondary" if again else "primary", icon=":material/psychology:"):
         return
-    bar = st.progress(0.0, text=t("dv_running", lang, i=0, n="…"))
+    # one queue for every session's long work (issue 25): one deep review at a time, in order
+    if jobs.submit("deep", jobs.t("jb_deep", lang, game=game), deep_data.deep_job(game), lang) is not None:
+        st.rerun()
 
-    def tick(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / total) if total else 1.0, text=t("dv_running", lang, i=done, n=total))
 
-    n, err = deep_data.run_deep(game, tick)
-    st.session_state[_MSG] = ("error", t("dv_failed", lang, msg=err)) if err else ("success",
-                                                                                   t("dv_done", lang, n=n))
-    st.rerun()
+def _deep_done(job: jobs.Job, lang: str, rerun: bool = True) -> None:
+    if job.state == "cancelled":
+        st.session_state[_MSG] = ("info", jobs.t("jb_cancelled", lang, label=job.label))
+    else:
+        st.session_state[_MSG] = ("error", t("dv_failed", lang, msg=job.error)) if job.error else (
+            "success", t("dv_done", lang, n=job.result))
+    if rerun:
+        st.rerun()
 
 
 def message() -> None:
     """The outcome of the last deep pass run from the page (shown once)."""
+    job = jobs.QUEUE.of(jobs.owner())  # a queued deep review that ended (the page may show no button now)
+    if job is not None and job.kind == "deep" and job.state in ("done", "failed", "cancelled"):
+        jobs.QUEUE.forget(job)
+        _deep_done(job, data.lang(), rerun=False)
     msg = st.session_state.pop(_MSG, None)
     if msg:
         getattr(st, msg[0])(msg[1])

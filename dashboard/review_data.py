@@ -19,7 +19,7 @@ from analysis.game import HandState
 from analysis.review import SOLVER_VERSION
 from analysis.review.words import CATEGORY_NAME, DEFINITION
 
-from . import access, data
+from . import access, data, jobs
 from .tiles_view import md_text
 
 # marks any font draws (DejaVu has them; no emoji font needed, issue 24): more dots, worse
@@ -198,21 +198,26 @@ def pending_games() -> list[str]:
     return _pending(data.version(), data.db_file())
 
 
-def analyze_now(game_ids: list[str], progress: Any = None, lang: str = "tr") -> tuple[int, list[str]]:
+def analyze_now(game_ids: list[str], progress: Any = None, lang: str = "tr", job: Any = None) -> tuple[int, list[str]]:
     """Annotate these games in this process (write bursts, like an upload's import), a few at a
-    time so that ``progress`` (an ``st.progress`` bar) moves; the number annotated and the errors."""
+    time so that ``progress`` (an ``st.progress`` bar) moves; the number annotated and the errors.
+    ``job``: a queued job (dashboard/jobs.py), ticked between bursts, which may cancel it."""
     from analysis.store import analyze
 
     done, errors = 0, []
     step = 4
     for i in range(0, len(game_ids), step):
-        with data.writing_db() as con:
+        if job is not None:
+            job.tick(i, len(game_ids))
+        with data.writing_db(job is not None) as con:
             s = analyze(con, games=game_ids[i: i + step])
         done += s.annotated
         errors += list(s.errors or [])
         if progress is not None:
             n = min(i + step, len(game_ids))
             progress.progress(n / len(game_ids), text=t("analyzing", lang, i=n, n=len(game_ids)))
+    if job is not None:
+        job.done = job.total = len(game_ids)
     st.cache_data.clear()
     return done, errors
 
@@ -232,6 +237,8 @@ def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None
     if not access.can_write():  # read-only mode or a club reader (issue 25)
         access.read_only_note(lang)
         return
+    if jobs.panel("analyze", lang, lambda job: _analyzed(job, lang)):  # queued or running (issue 25)
+        return
     waiting = pending_games()
     row = st.container(horizontal=True)
     one = game is not None and game in waiting and row.button(t("analyze_now", lang), key=f"{key}_analyze",
@@ -240,18 +247,36 @@ def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None
     if not (one or every):
         return
     todo = [game] if one and game is not None else waiting
-    bar = st.progress(0.0, text=t("analyzing", lang, i=0, n=len(todo)))
-    n, errors = analyze_now(todo, bar, lang)
-    if errors:
+    label = jobs.t("jb_analyze_one" if len(todo) == 1 else "jb_analyze", lang, n=len(todo))
+    if jobs.submit("analyze", label, lambda job: _analyze_job(job, todo), lang) is not None:
+        st.rerun()
+
+
+def _analyze_job(job: Any, todo: list[str]) -> tuple[int, str | None]:
+    n, errors = analyze_now(todo, None, job=job)
+    job.errors = errors
+    return n, None
+
+
+def _analyzed(job: Any, lang: str, rerun: bool = True) -> None:
+    errors = job.errors or ([job.error] if job.error else [])
+    if job.state == "cancelled":
+        st.session_state["_rv_analyze_msg"] = ("info", jobs.t("jb_cancelled", lang, label=job.label))
+    elif errors:
         st.session_state["_rv_analyze_msg"] = ("error", t("analyze_failed", lang, n=len(errors),
                                                                 first=md_text(errors[0])))
     else:
-        st.session_state["_rv_analyze_msg"] = ("success", t("analyzed", lang, n=n))
-    st.rerun()
+        st.session_state["_rv_analyze_msg"] = ("success", t("analyzed", lang, n=job.result))
+    if rerun:
+        st.rerun()
 
 
 def analyze_message() -> None:
     """The outcome of the last analysis run from a page (shown once)."""
+    job = jobs.QUEUE.of(jobs.owner())  # a queued analysis that ended, on a page without its buttons now
+    if job is not None and job.kind == "analyze" and job.state in ("done", "failed", "cancelled"):
+        jobs.QUEUE.forget(job)
+        _analyzed(job, data.lang(), rerun=False)
     msg = st.session_state.pop("_rv_analyze_msg", None)
     if msg:
         getattr(st, msg[0])(msg[1])

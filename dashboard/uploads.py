@@ -208,6 +208,8 @@ def on_upload(lang: str) -> None:
     """The uploader's callback: import what was dropped before the page runs again (so the game
     count at the top already holds the new games), the messages kept for the page to show."""
     files = st.session_state.get("upload") or []
+    st.session_state.pop("_last_import", None)  # an earlier drop's outcome is not this one's
+    st.session_state.pop("_new_games", None)
     msgs = import_uploaded(files, lang) if files else []
     if msgs or not files:
         st.session_state["_upload_msgs"] = msgs

@@ -46,6 +46,20 @@ def _url(key: str, multi: bool) -> str | list[str] | None:
     return qp.get_all(key) if multi else qp[key]
 
 
+MAX_PARAM = 300  # characters of one query parameter a page takes (a game id, a date, a rack)
+MAX_VALUES = 20  # values of one repeated parameter
+
+
+def bounded(raw: str | list[str] | None) -> str | list[str] | None:
+    """A URL value within the bounds, else None (ignored, as a value that does not parse): a
+    link of megabytes cannot make a page parse, look up or echo it (issue 25, Deliver 3)."""
+    if raw is None:
+        return None
+    if isinstance(raw, list):
+        return None if len(raw) > MAX_VALUES or any(len(x) > MAX_PARAM for x in raw) else raw
+    return None if len(raw) > MAX_PARAM else raw
+
+
 def seed(key: str, parse: Parse = str, *, multi: bool = False) -> None:
     """Before the widget ``key`` is drawn: give it the URL's value (a link, a reload), a value
     :func:`goto` left for this page, or the value this session last had on this page.
@@ -54,7 +68,7 @@ def seed(key: str, parse: Parse = str, *, multi: bool = False) -> None:
     if key in pending:
         st.session_state[key] = pending.pop(key)
         return
-    raw = _url(key, multi)
+    raw = bounded(_url(key, multi))
     if raw is not None and raw != _store(_WRITTEN).get(key):
         try:
             value = parse(raw)

@@ -24,3 +24,13 @@ def open_page(at: AppTest, page: str, **params: Any) -> AppTest:
 
 def html(at: AppTest) -> str:
     return "\n".join(m.value for m in at.markdown)
+
+
+def after_jobs(at: AppTest, timeout: float = 120) -> AppTest:
+    """Once the queued deep reviews and analyses are done (dashboard/jobs.py, issue 25), run the
+    page again: it then shows their outcome, as the browser does on its next redraw."""
+    from dashboard import jobs
+
+    assert jobs.QUEUE.wait_idle(timeout), "the dashboard's job queue did not finish"
+    at.run()
+    return ok(at)

@@ -30,14 +30,17 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(db: Path, log: Path) -> Iterator[str]:
+def streamlit_server(db: Path, log: Path, env: dict[str, str] | None = None,
+                     args: tuple[str, ...] = ()) -> Iterator[str]:
     """The dashboard on ``db``, served until the block ends; yields its base URL. Everything the
-    server prints goes to ``log`` (tests look there for tracebacks)."""
+    server prints goes to ``log`` (tests look there for tracebacks). ``env``: more variables
+    (ISTAKA_MODE); ``args``: more ``streamlit run`` options (``--secrets.files``), or the
+    script's own after ``--``."""
     port = _free_port()
-    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **(env or {}))
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
-                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port)],
+                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port), *args],
                                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

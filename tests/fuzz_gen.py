@@ -468,16 +468,16 @@ def positions(seed: int, n: int) -> list[bytes]:
 
 def f_gzip_bomb(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
     filler = rnd.choice([b"\n", b" ", b"{}\n", b"\x00"])
-    return "bomb.jsonl.gz", gzip.compress(good + filler * rnd.choice([8 << 20, 64 << 20]), 9)
+    return "bomb.jsonl.gz", gzip.compress(good + filler * rnd.choice([4 << 20, 32 << 20]), 9)
 
 
 def f_endless_line(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
-    body = good + b'{"type":"game","game":"endless","players":["' + b"A" * rnd.choice([2 << 20, 12 << 20])
+    body = good + b'{"type":"game","game":"endless","players":["' + b"A" * rnd.choice([2 << 20, 6 << 20])
     return "endless.jsonl", body + (b'"]}\n' if rnd.random() < 0.5 else b"")
 
 
 def f_bomb_one_line(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
-    return "bombline.jsonl.gz", gzip.compress(good + b'{"game":"x","t":"' + b"9" * (48 << 20), 9)
+    return "bombline.jsonl.gz", gzip.compress(good + b'{"game":"x","t":"' + b"9" * (8 << 20), 9)
 
 
 def f_binary(rnd: random.Random, good: bytes) -> tuple[str, bytes]:

@@ -229,3 +229,21 @@ def test_games_per_file_and_hands_per_game_are_bounded_G1(monkeypatch: Any) -> N
     three = store_logs.make_game("long", seed=1, hands=3)
     rr = game_log.read_lines(store_logs.lines(three).splitlines() + text(games(1)).splitlines(), "long.jsonl")
     assert [g.id for g in rr.games] == ["g0"] and rr.errors[0].rule == "G1"
+
+
+def test_the_migration_renames_old_upload_paths_and_cuts_old_error_floods() -> None:
+    """Issue 24 defect 9 in a database written before the fix: temporary upload paths and 366
+    rows from a PNG stay no more (the migration found by its name, not its number)."""
+    from analysis.store.db import MIGRATIONS, migrate
+
+    mine = next(v for v, name, _ in MIGRATIONS if name.startswith("issue 25:"))
+    con = duckdb.connect(":memory:")
+    migrate(con, upto=mine - 1)
+    rows = [(1, "/tmp/istaka-upload-x1/0/kahve.jsonl", i, None, "unreadable", None, None, "not JSON")
+            for i in range(1, 367)] + [(2, "kept.jsonl", 5, "g", "conflict", None, "game", "x")]
+    con.executemany("INSERT INTO import_errors VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    migrate(con)
+    got = con.execute("SELECT file, count(*), max(message) FILTER (WHERE line IS NULL) FROM import_errors "
+                      "GROUP BY file ORDER BY file").fetchall()
+    assert got == [("kept.jsonl", 1, None),
+                   ("upload/kahve.jsonl", 201, "166 more errors in this file are not listed (the first 200 are)")]

@@ -20,8 +20,8 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import (access, game_rules, i18n, pricing_words, record_words, rule_links, seatview_words, sheet_strings,
-                       uploads)
+from dashboard import (access, game_rules, i18n, jobs, pricing_words, record_words, rule_links, seatview_words,
+                       sheet_strings, uploads)
 from dashboard import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ def _fields(text: str) -> set[str]:
 TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION,
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
           "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS, "seatview": seatview_words.STRINGS,
-          "record": record_words.STRINGS, "pricing": pricing_words.STRINGS}
+          "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))
@@ -99,7 +99,7 @@ def test_every_reason_of_the_practice_grader_is_translated() -> None:
         assert rv.reason(r, "tr") != r and rv.reason(r, "en") != r
 
 
-@pytest.mark.parametrize("name", ["i18n", "review", "seatview", "record", "pricing"])
+@pytest.mark.parametrize("name", ["i18n", "review", "seatview", "record", "pricing", "jobs", "access"])
 def test_an_english_count_has_its_singular(name: str) -> None:
     """ "{n} games" needs a "1 game" form (``<key>_one``), or the page says "1 games"."""
     table = TABLES[name]

@@ -169,3 +169,81 @@ def test_a_mode_typo_serves_read_only_and_a_flag_wins_over_the_variable() -> Non
     h = access.hash_passphrase("p", rounds=1_000)
     assert access.check_passphrase("p", h) and not access.check_passphrase("q", h)
     assert not access.check_passphrase("p", "plain-text-in-secrets")
+
+
+# ---- one queue for long work (Deliver 3) -----------------------------------------------------
+
+
+def test_the_queue_runs_one_job_at_a_time_in_order_and_cancels_waiting_and_running() -> None:
+    from dashboard.jobs import JobQueue
+
+    q = JobQueue()
+    gate = threading.Event()
+    ran: list[str] = []
+    live = [0, 0]  # jobs running now, most at once
+
+    def job(name: str) -> Any:
+        def run(j: Any) -> tuple[int, str | None]:
+            live[0] += 1
+            live[1] = max(live[1], live[0])
+            ran.append(name)
+            try:
+                for k in range(200):
+                    if name == "a" and not gate.is_set():
+                        gate.wait(0.05)
+                    j.tick(k, 200)
+            finally:
+                live[0] -= 1
+            return 1, None
+        return run
+
+    a = q.submit("deep", "a", "s1", job("a"))
+    b = q.submit("deep", "b", "s2", job("b"))
+    c = q.submit("deep", "c", "s3", job("c"))
+    assert q.submit("deep", "a2", "s1", job("a2")) == "busy"  # one job per session
+    for _ in range(100):
+        if q.position(a) == 0:
+            break
+        threading.Event().wait(0.02)
+    assert (q.position(a), q.position(b), q.position(c)) == (0, 1, 2)
+    q.cancel(b)  # waiting: taken out at once
+    assert q.position(c) == 1 and b.state == "cancelled"
+    q.cancel(a)  # running: stops at its next tick
+    gate.set()
+    assert q.wait_idle(30)
+    assert (a.state, b.state, c.state) == ("cancelled", "cancelled", "done")
+    assert ran == ["a", "c"] and live[1] == 1
+
+
+def test_a_deep_review_from_the_page_is_queued_with_its_place_and_can_be_cancelled(db: Path, monkeypatch: Any) -> None:
+    from dashboard import deep_data, jobs
+
+    release = threading.Event()
+
+    def slow(game: str) -> Any:
+        def run(job: Any) -> tuple[int, str | None]:
+            while not release.is_set():
+                job.tick(0, 10)
+                release.wait(0.05)
+            return 0, None
+        return run
+
+    monkeypatch.setattr(deep_data, "deep_job", slow)
+    blocker = jobs.QUEUE.submit("deep", "other visitor", "someone-else", slow("x"))
+    try:
+        from analysis import store
+        from analysis.store import queries
+
+        with store.reading(db) as con:
+            game = str(queries.list_games(con)["game"].iloc[0])
+        at = ui.open_page(_app(), "review", game=game)
+        at.button(key="dv_run").click().run()
+        ui.ok(at)
+        assert "Sırada 1." in _said(at), _said(at)  # behind the other visitor's running job
+        at.button(key="jb_cancel_deep").click().run()
+        ui.ok(at)
+        assert "iptal edildi" in _said(at)
+    finally:
+        release.set()
+        assert not isinstance(blocker, str)
+        jobs.QUEUE.wait_idle(30)

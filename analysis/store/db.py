@@ -152,6 +152,21 @@ ALTER TABLE review_choices ADD COLUMN worlds INTEGER;   -- the fixed pricing wor
 ALTER TABLE review_choices ADD COLUMN forced VARCHAR;   -- why the candidates cannot differ (not graded), else NULL
 ALTER TABLE review_choices ADD COLUMN reason JSON;      -- what the recommended line does (analysis/review/reasons.py)
 """),
+    (9, "issue 25: uploads named by their own file, not a temporary path; import errors cut to 200 rows per file", """
+UPDATE games SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
+UPDATE imports SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
+UPDATE import_errors SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
+CREATE TEMP TABLE _istaka_ranked AS
+    SELECT rowid AS r, import_id, file, row_number() OVER (PARTITION BY import_id, file ORDER BY line NULLS FIRST) AS k,
+           count(*) OVER (PARTITION BY import_id, file) AS n
+    FROM import_errors;
+INSERT INTO import_errors
+    SELECT DISTINCT import_id, file, NULL, NULL, 'unreadable', NULL, NULL,
+           format('{:,} more errors in this file are not listed (the first 200 are)', n - 200)
+    FROM _istaka_ranked WHERE n > 200;
+DELETE FROM import_errors WHERE rowid IN (SELECT r FROM _istaka_ranked WHERE k > 200);
+DROP TABLE _istaka_ranked;
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index

@@ -10,7 +10,7 @@ import streamlit as st
 
 from analysis.game import PRESETS
 from analysis.game import COLOURS, FACES, Tile, full_set, okey_of
-from dashboard import data, lab
+from dashboard import data, lab, url_state
 from dashboard.i18n import t
 from dashboard.replay_view import opening_html
 from dashboard.rule_links import link_rules
@@ -61,7 +61,7 @@ threshold = c3.number_input(t("lab_threshold", lang), min_value=1, max_value=500
                             placeholder=str(rules.open_points), bind="query-params")
 take_text = c4.selectbox(t("lab_take", lang), ["—"] + FACE_NAMES + ["J"], key="take", bind="query-params")
 
-st.text_input(t("lab_rack", lang), key="rack", bind="query-params")
+st.text_input(t("lab_rack", lang), key="rack", bind="query-params", max_chars=url_state.MAX_PARAM)
 b = st.columns([1, 1, 1, 4])
 b[0].button(t("lab_undo", lang), key="lab_undo", on_click=_undo)
 b[1].button(t("lab_clear", lang), key="lab_clear", on_click=_clear)
