@@ -55,6 +55,7 @@ class Driver:
         self.base = base
         self.taps = 0
         self.latencies: list[float] = []
+        self.labels: list[str] = []  # what each tap was, beside its latency
 
     def settle(self, timeout: float = 30_000) -> None:
         from playwright.sync_api import expect
@@ -62,7 +63,7 @@ class Driver:
         expect(self.pg.locator('[data-testid="stApp"]')).to_have_attribute(
             "data-test-script-state", "notRunning", timeout=timeout)
 
-    def timed(self, action: Any) -> None:
+    def timed(self, action: Any, label: str = "") -> None:
         """Run ``action`` (one tap) and wait for the rerun it causes to end; its latency is from
         the tap until the page's script has run to its end, as the page itself saw it."""
         self.pg.evaluate(_WATCH)
@@ -74,6 +75,7 @@ class Driver:
         ms = self.pg.evaluate("() => (window.__ist.done ?? performance.now()) - window.__ist.t0")
         self.settle()
         self.latencies.append(ms / 1000)
+        self.labels.append(label)
         self.taps += 1
 
     def open(self, query: str) -> None:
@@ -87,7 +89,7 @@ class Driver:
     def tap(self, selector: str) -> None:
         loc = self.pg.locator(selector).first
         loc.scroll_into_view_if_needed()
-        self.timed(loc.click)
+        self.timed(loc.click, selector)
 
     def type_number(self, key: str, value: int) -> None:
         loc = self.pg.locator(f".st-key-{key} input").first
@@ -97,7 +99,7 @@ class Driver:
             loc.click()
             loc.fill(str(value))
             loc.press("Enter")
-        self.timed(act)
+        self.timed(act, key)
 
     def option(self, key: str, text: str) -> None:
         """Tap the button of a segmented control or pills that reads ``text``."""
