@@ -11,6 +11,7 @@ dashboard needs is named here; the modules are
 - :mod:`.scoring` — hand-end scores (E4-E8), totals and match points (G1-G4);
 - :mod:`.lines` — a file's lines as bytes, damage and limits;
   :mod:`.log` — the v1 log reader and writer; :mod:`.replay` — a whole game, hand by hand;
+  :mod:`.sheet` — score-sheet logs: one result per hand, checked and scored (E4-E8);
 - :mod:`.procs` — worker processes for ``--jobs`` that end with their parent.
 """
 
