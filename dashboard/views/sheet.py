@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from analysis.game.sheet import SheetError, score_result
@@ -275,7 +276,7 @@ def _entry() -> None:
                     parts = [sheet_data.why(line, rules, lang)] if line is not None else [t("sh_why_void", lang)]
                     parts += [t("sh_pen_line", lang, rule=p.rule, points=p.points) for p in h.penalties if p.seat == s]
                     rows.append({"": players[s], "=": computed[s], " ": " · ".join(parts)})
-                st.dataframe(rows, hide_index=True, key="preview")
+                st.table(pd.DataFrame(rows).set_index(""))  # light to draw on a phone
                 if st.toggle(t("sh_fix", lang), key="fix"):
                     st.caption(t("sh_fix_note", lang))
                     for s in range(4):
