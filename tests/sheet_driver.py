@@ -56,6 +56,7 @@ class Driver:
         self.taps = 0
         self.latencies: list[float] = []
         self.labels: list[str] = []  # what each tap was, beside its latency
+        self.unseen = 0  # taps whose rerun the page did not report (not timed)
 
     def settle(self, timeout: float = 30_000) -> None:
         from playwright.sync_api import expect
@@ -69,13 +70,16 @@ class Driver:
         self.pg.evaluate(_WATCH)
         action()
         try:
-            self.pg.wait_for_function("() => window.__ist.done !== null", timeout=30_000)
-        except Exception:  # noqa: BLE001  (a tap that reran nothing: nothing to wait for)
+            self.pg.wait_for_function("() => window.__ist.done !== null", timeout=5_000)
+        except Exception:  # noqa: BLE001  (a tap whose rerun was not seen: no latency to count)
             pass
-        ms = self.pg.evaluate("() => (window.__ist.done ?? performance.now()) - window.__ist.t0")
+        ms = self.pg.evaluate("() => window.__ist.done === null ? null : window.__ist.done - window.__ist.t0")
         self.settle()
-        self.latencies.append(ms / 1000)
-        self.labels.append(label)
+        if ms is None:
+            self.unseen += 1
+        else:
+            self.latencies.append(ms / 1000)
+            self.labels.append(label)
         self.taps += 1
 
     def open(self, query: str) -> None:
