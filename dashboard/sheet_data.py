@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -16,9 +17,10 @@ from typing import Any
 
 import duckdb
 import pandas as pd
+import streamlit as st
 
 from analysis import store
-from analysis.game import GameResult, Rules, ScoreLine, match_points, resolve
+from analysis.game import GameResult, Rules, ScoreLine, match_points, replay_game, resolve
 from analysis.store import sheets
 
 from . import data
@@ -74,18 +76,34 @@ def _retry(fn: Any) -> Any:
             time.sleep(0.1)
 
 
-def load(game: str) -> Sheet | None:
+def _stamp() -> tuple[int, int]:
+    """Changes with every write of the database (its file or its write-ahead log)."""
+    out = []
+    for f in (data.db_file(), data.db_file() + ".wal"):
+        try:
+            out.append(os.stat(f).st_mtime_ns)
+        except OSError:
+            out.append(0)
+    return out[0], out[1]
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _load(stamp: tuple[int, int], path: str, game: str) -> Sheet | None:
     def run() -> Sheet | None:
-        with store.reading(data.db_file()) as con:
+        with store.reading(path) as con:
             got = sheets.load_sheet(con, game)
         if got is None:
             return None
         header, results = got
-        log = sheets.sheet_log(header, results)
-        from analysis.game import replay_game
-
-        return Sheet(header, [_bare(r) for r in results], replay_game(log, keep_steps=False))
+        return Sheet(header, [_bare(r) for r in results],
+                     replay_game(sheets.sheet_log(header, results), keep_steps=False))
     return _retry(run)
+
+
+def load(game: str) -> Sheet | None:
+    """The sheet as stored now (read again whenever the database was written). Shared between
+    sessions: callers must not modify it."""
+    return _load(_stamp(), data.db_file(), game)
 
 
 def _bare(ev: dict[str, Any]) -> dict[str, Any]:
@@ -100,7 +118,9 @@ def save(header: dict[str, Any], results: list[dict[str, Any]]) -> GameResult:
             return sheets.save_sheet(con, header, results)
         finally:
             con.close()
-    return _retry(run)
+    res = _retry(run)
+    _load.clear()  # this session reads its own row at once, whatever the file's clock says
+    return res
 
 
 def saved() -> pd.DataFrame:

@@ -163,9 +163,9 @@ def _texts(at: AppTest) -> list[str]:
             out.append(str(getattr(w, "label", "")))
             for o in getattr(w, "options", []) or []:
                 out.append(str(o))
-    for d in at.dataframe:
+    for d in list(at.dataframe) + list(at.table):  # st.table: the score sheet's row to be written
         df = d.value
-        out += [str(c) for c in df.columns]
+        out += [str(c) for c in df.columns] + [str(i) for i in df.index if isinstance(i, str)]
         for c in df.columns:
             if df[c].dtype == object:
                 out += [str(x) for x in df[c].head(30)]

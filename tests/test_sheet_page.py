@@ -67,7 +67,7 @@ def _round(at: AppTest, fin: str, opened: dict[int, str], left: dict[int, int], 
 
 
 def _preview(at: AppTest) -> list[int]:
-    df = next(d.value for d in at.dataframe if "=" in d.value.columns)
+    df = next(d.value for d in at.table if "=" in d.value.columns)
     return [int(x) for x in df["="]]
 
 

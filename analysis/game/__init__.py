@@ -12,6 +12,8 @@ dashboard needs is named here; the modules are
 - :mod:`.lines` — a file's lines as bytes, damage and limits;
   :mod:`.log` — the v1 log reader and writer; :mod:`.replay` — a whole game, hand by hand;
   :mod:`.seatview` — seat-view logs (hidden racks); :mod:`.cut` — a full log as one seat's view;
+
+  :mod:`.sheet` — score-sheet logs: one result per hand, checked and scored (E4-E8);
 - :mod:`.procs` — worker processes for ``--jobs`` that end with their parent.
 """
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from analysis.game.sheet import SheetError, score_result
@@ -215,88 +216,102 @@ n_next = sheet.result.hands[editing].hand if editing is not None else (
     (sheet.result.hands[-1].hand if sheet.result.hands[-1].result == "void" else sheet.result.hands[-1].hand + 1)
     if sheet.result.hands else 1)
 
-with st.container(border=True, key="entry"):
-    st.subheader(t("sh_editing", lang, n=n_next) if editing is not None else t("sh_entry", lang, n=n_next))
-    fin_opts = ["0", "1", "2", "3", "exhausted"] + (["void"] if rules.void_all_pairs else [])
-    fin = st.segmented_control(t("sh_finisher", lang), fin_opts, key="fin",
-                               format_func=lambda o: players[int(o)] if o.isdigit() else t(f"sh_{o}", lang))
-    seat = int(fin) if fin is not None and fin.isdigit() else None
-    if seat is not None:
-        st.pills(t("sh_how", lang), ["okey", "elden", "pairs"], selection_mode="multi", key="kinds",
-                 format_func=lambda k: t(f"sh_k_{k}", lang))
-    if fin == "void":
-        st.info(t("sh_void_note", lang))
-    elif fin is not None:
-        partner = (seat + 2) % 4 if seat is not None and rules.esli else None
-        for s in range(4):
-            with st.container(border=True, key=f"seat{s}"):
-                st.markdown(f"**{s + 1}. {players[s]}**")
-                if s == seat:
-                    st.caption(t("sh_finisher_note", lang))
-                elif s == partner:
-                    st.caption(t("sh_partner_note", lang))
-                else:
-                    st.session_state.setdefault(f"op{s}", "points")
-                    op = st.segmented_control(t("sh_opened", lang), ["points", "pairs", "none"], key=f"op{s}",
-                                              format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
-                    if op in ("points", "pairs"):
-                        st.number_input(t("sh_left", lang), min_value=0, max_value=999, step=1, key=f"left{s}",
-                                        **_empty(f"left{s}"))
-                        st.segmented_control(t("sh_okeys", lang), [1, 2], key=f"ok{s}")
-                if PEN_RULES:
-                    chosen = st.pills(t("sh_penalties", lang), PEN_RULES, selection_mode="multi", key=f"pen{s}",
-                                      format_func=_pen_label)
-                    if "X5" in (chosen or []):
-                        st.number_input(t("sh_x5_value", lang), 1, 13, key=f"x5v{s}", **_empty(f"x5v{s}"))
 
-    ev, missing = _draft()
-    computed: list[int] | None = None
-    if ev is not None:
-        try:
-            h = score_result(rules, {**ev, "type": "result", "game": game, "hand": n_next}, 0)
-        except SheetError as e:
-            missing = sheet_data.error_words(e.field, e.rule, lang)
-        else:
-            computed = [h.scores[s] + sum(p.points for p in h.penalties if p.seat == s) for s in range(4)]
-            st.markdown(f"**{t('sh_preview', lang)}**")
-            rows = []
+def _cancel() -> None:
+    _clear()
+    st.session_state["_sheet_saved"] = True  # the page, not only the round, is drawn again
+
+
+@st.fragment  # a tap in the round reruns only the round (fast on a phone); a save reruns the page
+def _entry() -> None:
+    if st.session_state.pop("_sheet_saved", False):
+        st.rerun()  # the board above shows the saved row
+    with st.container(border=True, key="entry"):
+        st.subheader(t("sh_editing", lang, n=n_next) if editing is not None else t("sh_entry", lang, n=n_next))
+        fin_opts = ["0", "1", "2", "3", "exhausted"] + (["void"] if rules.void_all_pairs else [])
+        fin = st.segmented_control(t("sh_finisher", lang), fin_opts, key="fin",
+                                   format_func=lambda o: players[int(o)] if o.isdigit() else t(f"sh_{o}", lang))
+        seat = int(fin) if fin is not None and fin.isdigit() else None
+        if seat is not None:
+            st.pills(t("sh_how", lang), ["okey", "elden", "pairs"], selection_mode="multi", key="kinds",
+                     format_func=lambda k: t(f"sh_k_{k}", lang))
+        if fin == "void":
+            st.info(t("sh_void_note", lang))
+        elif fin is not None:
+            partner = (seat + 2) % 4 if seat is not None and rules.esli else None
             for s in range(4):
-                line = h.lines[s] if h.lines else None
-                parts = [sheet_data.why(line, rules, lang)] if line is not None else [t("sh_why_void", lang)]
-                parts += [t("sh_pen_line", lang, rule=p.rule, points=p.points) for p in h.penalties if p.seat == s]
-                rows.append({"": players[s], "=": computed[s], " ": " · ".join(parts)})
-            st.dataframe(rows, hide_index=True, key="preview")
-            if st.toggle(t("sh_fix", lang), key="fix"):
-                st.caption(t("sh_fix_note", lang))
+                with st.container(border=True, key=f"seat{s}"):
+                    st.markdown(f"**{s + 1}. {players[s]}**")
+                    if s == seat:
+                        st.caption(t("sh_finisher_note", lang))
+                    elif s == partner:
+                        st.caption(t("sh_partner_note", lang))
+                    else:
+                        st.session_state.setdefault(f"op{s}", "points")
+                        op = st.segmented_control(t("sh_opened", lang), ["points", "pairs", "none"], key=f"op{s}",
+                                                  format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
+                        if op in ("points", "pairs"):
+                            st.number_input(t("sh_left", lang), min_value=0, max_value=999, step=1, key=f"left{s}",
+                                            **_empty(f"left{s}"))
+                            st.segmented_control(t("sh_okeys", lang), [1, 2], key=f"ok{s}")
+                    if PEN_RULES:
+                        chosen = st.pills(t("sh_penalties", lang), PEN_RULES, selection_mode="multi", key=f"pen{s}",
+                                          format_func=_pen_label)
+                        if "X5" in (chosen or []):
+                            st.number_input(t("sh_x5_value", lang), 1, 13, key=f"x5v{s}", **_empty(f"x5v{s}"))
+
+        ev, missing = _draft()
+        computed: list[int] | None = None
+        if ev is not None:
+            try:
+                h = score_result(rules, {**ev, "type": "result", "game": game, "hand": n_next}, 0)
+            except SheetError as e:
+                missing = sheet_data.error_words(e.field, e.rule, lang)
+            else:
+                computed = [h.scores[s] + sum(p.points for p in h.penalties if p.seat == s) for s in range(4)]
+                st.markdown(f"**{t('sh_preview', lang)}**")
+                rows = []
                 for s in range(4):
-                    st.session_state.setdefault(f"fx{s}", computed[s])
-                    st.number_input(players[s], step=1, key=f"fx{s}")
-    if missing:
-        st.warning(missing)
+                    line = h.lines[s] if h.lines else None
+                    parts = [sheet_data.why(line, rules, lang)] if line is not None else [t("sh_why_void", lang)]
+                    parts += [t("sh_pen_line", lang, rule=p.rule, points=p.points) for p in h.penalties if p.seat == s]
+                    rows.append({"": players[s], "=": computed[s], " ": " · ".join(parts)})
+                st.table(pd.DataFrame(rows).set_index(""))  # light to draw on a phone
+                if st.toggle(t("sh_fix", lang), key="fix"):
+                    st.caption(t("sh_fix_note", lang))
+                    for s in range(4):
+                        st.session_state.setdefault(f"fx{s}", computed[s])
+                        st.number_input(players[s], step=1, key=f"fx{s}")
+        if missing:
+            st.warning(missing)
 
-    def _save() -> None:
-        row, _ = _draft()
-        if row is None:
-            return
-        if st.session_state.get("fix"):
-            written = [st.session_state.get(f"fx{s}") for s in range(4)]
-            if all(isinstance(x, int) for x in written) and written != computed:
-                row["scores"] = written
-        results = list(sheet.results)
-        i = st.session_state.get("edit")
-        if i is not None and 0 <= i < len(results):
-            results[i] = row
-        else:
-            results.append(row)
-        sheet_data.save(sheet.header, results)
-        _clear()
-        st.session_state["_sheet_msg"] = t("sh_saved", lang, n=n_next)
+        def _save() -> None:
+            row, _ = _draft()
+            if row is None:
+                return
+            if st.session_state.get("fix"):
+                written = [st.session_state.get(f"fx{s}") for s in range(4)]
+                if all(isinstance(x, int) for x in written) and written != computed:
+                    row["scores"] = written
+            results = list(sheet.results)
+            i = st.session_state.get("edit")
+            if i is not None and 0 <= i < len(results):
+                results[i] = row
+            else:
+                results.append(row)
+            sheet_data.save(sheet.header, results)
+            _clear()
+            st.session_state["_sheet_msg"] = t("sh_saved", lang, n=n_next)
+            st.session_state["_sheet_saved"] = True
 
-    c1, c2 = st.columns(2)
-    c1.button(t("sh_save_edit", lang) if editing is not None else t("sh_save", lang), type="primary",
-              key="save", on_click=_save, disabled=computed is None, width="stretch")
-    if editing is not None:
-        c2.button(t("sh_cancel", lang), key="cancel", on_click=_clear, width="stretch")
+        c1, c2 = st.columns(2)
+        c1.button(t("sh_save_edit", lang) if editing is not None else t("sh_save", lang), type="primary",
+                  key="save", on_click=_save, disabled=computed is None, width="stretch")
+        if editing is not None:
+            c2.button(t("sh_cancel", lang), key="cancel", on_click=_cancel, width="stretch")
+
+
+_entry()
 
 if msg := st.session_state.pop("_sheet_msg", None):
     st.toast(msg)
