@@ -168,7 +168,8 @@ if not rec.dealt:
         st.markdown(f"**{esc(t('rec_pick_indicator', lang))}**")
     else:
         ind = Tile.parse(rec.indicator)
-        st.markdown(f'<div class="ist-plain" data-testid="rec-deal">{esc(t("rec_indicator", lang, tile=""))}'
+        st.markdown(f'<div class="ist-plain" data-testid="rec-deal" data-count="{len(rec.racks[target])}">'
+                    f'{esc(t("rec_indicator", lang, tile=""))}'
                     f'{tile_html(ind)} · {esc(t("rec_pick_rack", lang, name=names[target], n=len(rec.racks[target]), want=want))}'
                     f'{rack_html([Tile.parse(x) for x in rec.racks[target]])}</div>', unsafe_allow_html=True)
     _picker(_tap, "pk")
@@ -227,7 +228,7 @@ if state.over:
     st.stop()
 
 phase = "draw" if state.phase == "draw" else "play"
-st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}"><b>'
+st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}" data-events="{len(rec.events)}"><b>'
             f'{esc(t("rec_turn", lang, name=names[seat], seat=seat, what=t("rec_draw_or_take" if phase == "draw" else "rec_place_or_discard", lang)))}'
             f'</b></div>', unsafe_allow_html=True)
 prev = (seat - 1) % 4
@@ -268,6 +269,7 @@ def _place(kind: str, field: str) -> None:
         groups = parse_groups(st.session_state.get("rec_build_in", ""))
         r.add({"type": kind, "seat": seat, field: groups})
         st.session_state["rec_build_in"] = ""
+        st.session_state["rec_mode"] = "discard"  # the next tap is the discard: one click saved
     _change(go)
 
 
@@ -277,6 +279,7 @@ def _layoff(kind: str) -> None:
         r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on", 0)),
                "tiles": [x for g in groups for x in g]})
         st.session_state["rec_build_in"] = ""
+        st.session_state["rec_mode"] = "discard"
     _change(go)
 
 
