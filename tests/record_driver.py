@@ -74,10 +74,8 @@ def start(page: Any, base: str, run: Run, hand: dict[str, Any], seat: int, playe
         run.typed += 1
         _idle(page)
     for key, value in (("rec_seat_in", str(seat)), ("rec_starter_in", str(hand["starter"]))):
-        if value == "0":
-            continue
-        _click(page, run, f".st-key-{key} [data-baseweb='select']", lambda: page.locator("li[role='option']").first.wait_for())
-        _click(page, run, f"li[role='option']:text-is('{value}')", lambda: _idle(page))
+        if value != "0":  # 0 is the default
+            _click(page, run, f'.st-key-{key} [role=radio] >> text="{value}"', lambda: _idle(page))
     _click(page, run, ".st-key-rec_start button",
            lambda: expect(page.get_by_text("Göstergeyi seç")).to_be_visible(timeout=30_000))
     run.rec_id = page.url.split("rec=")[1].split("&")[0]
@@ -124,9 +122,9 @@ def play(page: Any, run: Run, moves: list[dict[str, Any]], seat: int, first: int
             run.typed += 1
             _idle(page)
             if kind == "layoff":
-                _click(page, run, ".st-key-rec_layoff_on [data-baseweb='select']",
-                       lambda: page.locator("li[role='option']").first.wait_for())
-                _click(page, run, f"li[role='option']:has-text('#{ev['meld']}:')", lambda: _idle(page))
+                if ev["meld"] != 0:  # the first table meld is the default (no takebacks in these hands)
+                    _click(page, run, f'.st-key-rec_layoff_on [role=radio] >> text="#{ev["meld"]}"',
+                           lambda: _idle(page))
                 _click(page, run, ".st-key-rec_layoff button", done)
             else:
                 _click(page, run, f".st-key-rec_{'pairs' if 'pairs' in ev else 'melds'} button", done)
