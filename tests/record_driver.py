@@ -43,6 +43,8 @@ def _click(page: Any, run: Run, selector: str, done: Any) -> None:
     """Click ``selector`` and wait for ``done()`` (a Playwright expectation) to pass: the click's latency."""
     loc = page.locator(selector).first
     loc.wait_for(state="visible", timeout=30_000)
+    _idle(page)  # a click while the page re-renders its buttons can reach none (think time, not timed)
+    page.wait_for_timeout(100)
     t0 = time.perf_counter()
     loc.click()
     done()
