@@ -156,9 +156,13 @@ def _reveal(state: HandState, seat: int, need: Sequence[Tile], what: str) -> Han
     rack = state.racks[seat]
     fresh: list[Tile] = []
     if len(need) == 1:  # a discard or a show: the common case, without counting the rack
-        if need[0] in rack:  # seen going in (a take, a swap)
+        t = need[0]
+        if t in rack:  # seen going in (a take, a swap)
             return state
-        fresh.append(need[0])
+        if state.turn_base is None and HIDDEN in rack and _copies(state, t) < FULL_SET[t]:
+            i = rack.index(HIDDEN)
+            return evolve(state, racks=replace_at(state.racks, seat, rack[:i] + (t,) + rack[i + 1:]))
+        fresh.append(t)  # the checks below say what is wrong, or a turn base to update
     else:
         known = Counter(t for t in rack if t is not HIDDEN)
         for t in need:
@@ -172,8 +176,9 @@ def _reveal(state: HandState, seat: int, need: Sequence[Tile], what: str) -> Han
     if len(fresh) > hidden:
         raise IllegalMove(f"seat {seat} {what} {len(need)} tile(s) but holds only {len(rack)}", "P1")
     added: Counter[Tile] = Counter()
+    seen = state.tiles_in_play() if len(fresh) > 1 else None  # one count for a whole placing
     for t in fresh:
-        if _copies(state, t) + added[t] >= FULL_SET[t]:
+        if (seen[t] if seen is not None else _copies(state, t)) + added[t] >= FULL_SET[t]:
             rule = "T2" if t is state.indicator else "T1"
             raise IllegalMove(f"seat {seat} {what} {t}, but every copy of {t} is accounted for "
                               f"({where_copies(state, t, added)}): the set holds {FULL_SET[t]}", rule)
