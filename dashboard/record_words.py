@@ -6,7 +6,7 @@ from __future__ import annotations
 STRINGS: dict[str, tuple[str, str]] = {
     "page_record": ("Kayıt", "Record"),
     "rec_title": ("Oynanan eli kaydet", "Record the hand you are playing"),
-    "rec_intro": ("Her hamle girildiği anda kurallara göre denetlenir; kayıt her tıklamada saklanır, sayfa "
+    "rec_intro": ("Girilen hamle o anda kurallara göre denetlenir; kayıt tıklama başına saklanır, sayfa "
                   "yenilense de kaldığı yerden sürer.",
                   "Every move is checked by the rules as it is entered; the recording is stored at every "
                   "click and goes on where it was after a reload."),

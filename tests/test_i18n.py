@@ -193,6 +193,8 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
     "review": {"game": "t-1"},
     "practice": {},
     "sheet": {"sheet": "i18n-sheet"},  # a score sheet of its own database (_sheet_db), a round being entered
+
+    "record": {},  # the table form, then the deal (issue 22)
 }  # the Rules page renders docs/ (log field names, examples): tests/test_rules_docs.py checks it
 
 
@@ -227,7 +229,11 @@ def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.Mon
         at.button(key="b_last").click().run()  # the hand's end: the score table and the finish lines
     if page == "games":
         at.file_uploader(key="upload").set_value(("t.jsonl", b'{"type":"game"}\n{nope\n', "application/json")).run()
-    if page == "review":
+    if page == "record":
+        texts = _texts(ui.ok(at))
+        at.button(key="rec_start").click().run()
+        texts += _texts(ui.ok(at))
+    elif page == "review":
         texts = _texts(ui.ok(at))
         at.selectbox(key="game").select("t-2").run()  # an unanalysed game: the offer to analyse it
         texts += _texts(ui.ok(at))

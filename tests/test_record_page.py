@@ -108,7 +108,7 @@ def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_re
 def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:
     at = _open(lang="en")
     assert any("Record the hand" in x.value for x in at.title)
-    at.selectbox(key="rec_seat_in").set_value("all").run()
+    at.segmented_control(key="rec_seat_in").set_value("all").run()
     _click(at, "rec_start")
     assert "Pick the gösterge" in ui.html(at)
     assert at.segmented_control(key="rec_target") is not None  # every rack is entered
@@ -117,3 +117,48 @@ def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:
 def test_an_unknown_recording_in_the_url_is_said_not_a_traceback(db: Path) -> None:
     at = _open(lang="en", rec="../../etc/passwd")
     assert any("No such recording" in w.value for w in at.warning)
+
+
+def test_record_take_return_layoff_and_takeback(db: Path) -> None:
+    """A hidden seat takes a discard and puts it back (P2) then draws; an opened hidden seat lays
+    off onto the table meld picked (L1, L2), takes it back (O6) and lays it off again."""
+    at = _open(lang="en")
+    _click(at, "rec_start")
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    _click(at, "pp_Y9")
+    _click(at, "rec_drew")
+    _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
+    _click(at, "pp_K13")
+    _click(at, "rec_took")  # seat 2 takes K13 ...
+    assert _turn(at) == (2, "play")
+    _click(at, "rec_return")  # ... cannot open with it and puts it back (P2)
+    assert _turn(at) == (2, "draw")
+    _click(at, "rec_drew")
+    _click(at, "pp_K12")
+    _click(at, "rec_drew")
+    _click(at, "pp_K11")
+    _click(at, "pd_Y1")
+    _click(at, "pp_R1")
+    assert _turn(at) == (1, "draw")
+    _click(at, "rec_drew")
+    at.segmented_control(key="rec_mode").set_value("build").run()
+    at.text_input(key="rec_build_in").input("Y9").run()
+    assert at.segmented_control(key="rec_layoff_on").value == 0  # the run Y10-Y13
+    _click(at, "rec_layoff")
+    assert "9 10 11 12 13" in ui.html(at) or 'data-tile="Y9"' in ui.html(at)
+    _click(at, "rec_takeback")
+    _build(at, "Y9", "rec_layoff")
+    _click(at, "pp_K1")
+    assert _turn(at) == (2, "draw")
+    rid = at.query_params["rec"]
+    rid = rid[0] if isinstance(rid, list) else rid
+    from analysis.game.record import Recording
+    import json
+
+    rec = Recording.from_dict(json.loads((db.parent / "recordings" / f"{rid}.json").read_text(encoding="utf-8")))
+    kinds = [e["type"] for e in rec.events]
+    assert kinds.count("take") == 1 and kinds.count("return") == 1 and kinds.count("layoff") == 2
+    assert kinds.count("takeback") == 1

@@ -82,3 +82,18 @@ def test_review_of_a_seat_view_lists_only_the_viewing_seat(app: AppTest, db: Pat
     assert len(dec) > 3 and set(dec.seat) == {seat}
     at = ui.open_page(app, "review", game=f"{gid}.s{seat}")
     assert not at.exception
+
+
+@pytest.mark.parametrize("page", ["players", "practice"])
+def test_players_and_practice_take_a_seat_view_game_like_any(app: AppTest, db: Path, view_game, page: str) -> None:
+    """The Players page and Practice (the viewer's own mistakes) open on a database holding only a
+    seat-view game; Practice offers the viewing seat's player."""
+    from analysis import store
+
+    gid, seat = view_game
+    with store.reading(db) as con:
+        player = con.execute("SELECT players[?] FROM games", [seat + 1]).fetchall()[0][0]
+    at = ui.open_page(app, page, **({"pr_player": player} if page == "practice" else {}))
+    assert not at.exception and not at.error
+    if page == "practice":
+        assert at.selectbox(key="pr_player").value == player

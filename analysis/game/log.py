@@ -137,7 +137,6 @@ _TILE_EVENTS = frozenset(("draw", "discard", "take", "return", "show"))
 _IN_CONTEXT = frozenset(("hand", "draw", "end"))  # lines whose rules depend on the game's 'view'
 
 
-
 def validate_event(ev: Any) -> dict[str, Any]:
     """Check an event's shape (fields and types), not its legality."""
     # fast path for the events that make up most of a log; anything unusual takes the slow

@@ -153,23 +153,32 @@ def where_copies(state: HandState, t: Tile, extra: Counter[Tile] | None = None) 
 def _reveal(state: HandState, seat: int, need: Sequence[Tile], what: str) -> HandState:
     """The state with ``need`` (tiles a hidden seat just showed) in place of HIDDEN tiles of its
     rack, after checking that each could still be hidden (T1, T2) and that the rack holds them."""
-    rack = list(state.racks[seat])
-    known = Counter(t for t in rack if t is not HIDDEN)
+    rack = state.racks[seat]
     fresh: list[Tile] = []
-    for t in need:
-        if known[t] > 0:
-            known[t] -= 1
-        else:
-            fresh.append(t)
+    if len(need) == 1:  # a discard or a show: the common case, without counting the rack
+        t = need[0]
+        if t in rack:  # seen going in (a take, a swap)
+            return state
+        if state.turn_base is None and HIDDEN in rack and _copies(state, t) < FULL_SET[t]:
+            i = rack.index(HIDDEN)
+            return evolve(state, racks=replace_at(state.racks, seat, rack[:i] + (t,) + rack[i + 1:]))
+        fresh.append(t)  # the checks below say what is wrong, or a turn base to update
+    else:
+        known = Counter(t for t in rack if t is not HIDDEN)
+        for t in need:
+            if known[t] > 0:
+                known[t] -= 1
+            else:
+                fresh.append(t)
     if not fresh:
         return state
     hidden = rack.count(HIDDEN)
     if len(fresh) > hidden:
         raise IllegalMove(f"seat {seat} {what} {len(need)} tile(s) but holds only {len(rack)}", "P1")
-    seen = state.tiles_in_play()
     added: Counter[Tile] = Counter()
+    seen = state.tiles_in_play() if len(fresh) > 1 else None  # one count for a whole placing
     for t in fresh:
-        if seen[t] + added[t] >= FULL_SET[t]:
+        if (seen[t] if seen is not None else _copies(state, t)) + added[t] >= FULL_SET[t]:
             rule = "T2" if t is state.indicator else "T1"
             raise IllegalMove(f"seat {seat} {what} {t}, but every copy of {t} is accounted for "
                               f"({where_copies(state, t, added)}): the set holds {FULL_SET[t]}", rule)
@@ -187,6 +196,32 @@ def _reveal(state: HandState, seat: int, need: Sequence[Tile], what: str) -> Han
         # a takeback returns the turn's base: what was seen stays seen
         changes["turn_base"] = evolve(base, racks=replace_at(base.racks, seat, fill(base.racks[seat])))
     return evolve(state, **changes)
+
+
+def _copies(state: HandState, t: Tile) -> int:
+    """The copies of ``t`` known to lie anywhere (racks, discards, table, indicator): what
+    ``tiles_in_play()[t]`` counts, without building the whole count (tiles are interned)."""
+    n = 1 if t is state.indicator else 0
+    for r in state.racks:
+        # a hidden rack is mostly HIDDEN: counting those hits identity at once, while comparing
+        # other tiles costs Python-level equality per element (Tile has no __eq__ of its own)
+        if r.count(HIDDEN) != len(r):
+            n += r.count(t)
+    for d in state.discards:
+        n += d.count(t)
+    return n + _table_counts(state.table)[t]
+
+
+_LAST_TABLE: list[Any] = [None, Counter()]  # the last table counted and its tile counts
+
+
+def _table_counts(table: tuple[Any, ...]) -> Counter[Tile]:
+    """The physical tiles on a table, counted once per table version (tables are immutable
+    tuples, replaced whenever a meld changes)."""
+    if _LAST_TABLE[0] is not table:
+        _LAST_TABLE[1] = Counter(p.physical for m in table if m is not None for p in m.tiles)
+        _LAST_TABLE[0] = table
+    return _LAST_TABLE[1]
 
 
 _VERB = {"discard": "discarded", "show": "showed", "open": "placed", "meld": "placed", "layoff": "laid off",

@@ -58,12 +58,13 @@ def _change(fn: Any, *args: Any) -> None:
 
 def _start() -> None:
     s = st.session_state
-    view = s.get("rec_seat_in", 0)
+    view = s.get("rec_seat_in")
+    view = 0 if view is None else view
     rules = {"esli": True} if s.get("rec_esli_in") else None
     rid = recordings.new_id(DB)
     rec = Recording(rid, variant=s.get("rec_preset_in", "101"), rules=rules,
                     players=[(s.get(f"rec_p{k}") or f"#{k}").strip() or f"#{k}" for k in range(4)],
-                    view=None if view == "all" else int(view), starter=int(s.get("rec_starter_in", 0)))
+                    view=None if view == "all" else int(view), starter=int(s.get("rec_starter_in") or 0))
     from datetime import UTC, datetime
 
     rec.started = datetime.now(UTC).replace(microsecond=0).isoformat()
@@ -79,9 +80,10 @@ if rec is None:
         st.warning(t("rec_no_rec", lang, id=md_text(asked)))
     c = st.columns(4)
     c[0].selectbox(t("rec_preset", lang), list(PRESETS), key="rec_preset_in")
-    c[1].selectbox(t("rec_seat", lang), [0, 1, 2, 3, "all"], key="rec_seat_in",
-                   format_func=lambda x: t("rec_all", lang) if x == "all" else str(x))
-    c[2].selectbox(t("rec_starter", lang), [0, 1, 2, 3], key="rec_starter_in")
+    c[1].segmented_control(t("rec_seat", lang), [0, 1, 2, 3, "all"], key="rec_seat_in", default=0, required=True,
+                           format_func=lambda x: t("rec_all", lang) if x == "all" else str(x))
+    c[2].segmented_control(t("rec_starter", lang), [0, 1, 2, 3], key="rec_starter_in", default=0,
+                           required=True)
     c[3].toggle(t("rec_esli", lang), key="rec_esli_in")
     p = st.columns(4)
     for k in range(4):
@@ -168,7 +170,8 @@ if not rec.dealt:
         st.markdown(f"**{esc(t('rec_pick_indicator', lang))}**")
     else:
         ind = Tile.parse(rec.indicator)
-        st.markdown(f'<div class="ist-plain" data-testid="rec-deal">{esc(t("rec_indicator", lang, tile=""))}'
+        st.markdown(f'<div class="ist-plain" data-testid="rec-deal" data-count="{len(rec.racks[target])}">'
+                    f'{esc(t("rec_indicator", lang, tile=""))}'
                     f'{tile_html(ind)} · {esc(t("rec_pick_rack", lang, name=names[target], n=len(rec.racks[target]), want=want))}'
                     f'{rack_html([Tile.parse(x) for x in rec.racks[target]])}</div>', unsafe_allow_html=True)
     _picker(_tap, "pk")
@@ -227,7 +230,7 @@ if state.over:
     st.stop()
 
 phase = "draw" if state.phase == "draw" else "play"
-st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}"><b>'
+st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}" data-events="{len(rec.events)}"><b>'
             f'{esc(t("rec_turn", lang, name=names[seat], seat=seat, what=t("rec_draw_or_take" if phase == "draw" else "rec_place_or_discard", lang)))}'
             f'</b></div>', unsafe_allow_html=True)
 prev = (seat - 1) % 4
@@ -251,7 +254,7 @@ if phase == "draw":
     st.stop()
 
 # play: a tap discards, or builds a per / çift
-mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard",
+mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard", required=True,
                             format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
 
 
@@ -268,15 +271,18 @@ def _place(kind: str, field: str) -> None:
         groups = parse_groups(st.session_state.get("rec_build_in", ""))
         r.add({"type": kind, "seat": seat, field: groups})
         st.session_state["rec_build_in"] = ""
+        st.session_state["rec_mode"] = "discard"  # the next tap is the discard: one click saved
     _change(go)
 
 
 def _layoff(kind: str) -> None:
     def go(r: Recording) -> None:
         groups = parse_groups(st.session_state.get("rec_build_in", ""))
-        r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on", 0)),
+        r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on") or 0),
                "tiles": [x for g in groups for x in g]})
         st.session_state["rec_build_in"] = ""
+        st.session_state["rec_mode"] = "discard"
+        st.session_state.pop("rec_layoff_on", None)  # back to the first meld
     _change(go)
 
 
@@ -308,9 +314,9 @@ if mode == "build":
     c[2].button(t("rec_open_pairs" if not opened else "rec_pairs", lang), key="rec_pairs",
                 on_click=_place, args=("open" if not opened else "meld", "pairs"))
     melds = [m for m in state.table if m is not None]
-    if melds:
-        c[3].selectbox(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
-                       format_func=lambda i: f"#{i}: {state.table[i]}")
-        c[4].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
-        c[5].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
+    if melds:  # the table melds as they stand are drawn above; one tap picks the target
+        st.segmented_control(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
+                             default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
+        c[3].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
+        c[4].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
     st.button(t("rec_clear", lang), key="rec_clear", on_click=_clear)
