@@ -398,7 +398,7 @@ static long n_search, n_turns, n_plays, n_hits, n_cat[8];
 static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
 {
     n_search++;
-    n_cat[(runs_ok) | (slots << 1) | ((req >= 0) << 2)]++;
+    n_cat[g->opened[g->turn] ? 7 : (runs_ok) | (slots << 1) | ((req >= 0) << 2)]++; /* 7: opened seats */
     Search *S = &SS;
     memset(pl, 0, sizeof *pl);
     memcpy(S->counts, cnt, 52);
@@ -803,6 +803,54 @@ static void lay_offs(G *g, int p, const Plan *pl)
             put_tile(g, phys, face);
         }
         m->endc[e] += j;
+    }
+}
+
+/* Lay off every real tile that fits, highest first, keeping a tile (P5), by L2 and L3: the best
+ * placing when the rack holds no okey and nothing else could be placed (no meld, no pair). */
+static void greedy_layoffs(G *g, int p)
+{
+    uint8_t *c = g->rack[p];
+    static Plan one;
+    for (;;) {
+        int done = 1;
+        for (int n = 12; n >= 0 && done; n--)
+            for (int col = 0; col < 4 && done; col++) {
+                int f = col * 13 + n;
+                if (!c[f] || rack_n(c) <= 1)
+                    continue;
+                for (int i = 0; i < g->nt && done; i++) {
+                    const TM *m = &g->tab[i];
+                    memset(&one, 0, sizeof one);
+                    if (m->kind == 0 && m->a == col) {
+                        int cap = g->r.run_end_cap;
+                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2)) {
+                            one.nrl = 1;
+                            one.rlm[0] = (uint8_t)i;
+                            one.rle[0] = 0;
+                            one.rlj[0] = 1;
+                        } else if (n == m->hi + 1 && (!cap || m->endc[1] < 2)) {
+                            one.nrl = 1;
+                            one.rlm[0] = (uint8_t)i;
+                            one.rle[0] = 1;
+                            one.rlj[0] = 1;
+                        }
+                    } else if (m->kind == 1 && m->a == n && m->phys[col] < 0) {
+                        int k = (m->phys[0] >= 0) + (m->phys[1] >= 0) + (m->phys[2] >= 0) + (m->phys[3] >= 0);
+                        if (k < 4) {
+                            one.ngl = 1;
+                            one.glm[0] = (uint8_t)i;
+                            one.glc[0] = (uint8_t)col;
+                        }
+                    }
+                    if (one.nrl || one.ngl) {
+                        lay_offs(g, p, &one);
+                        done = 0;
+                    }
+                }
+            }
+        if (done)
+            return;
     }
 }
 
@@ -1266,14 +1314,25 @@ static void place(G *g, int p, uint8_t *loose)
     for (int f = 0; f < 52 && !fitany; f++)
         fitany = c[f] && fits(g, f);
     int t = g->newtile, pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
-    int news = !g->full[p] || g->otturn || req >= 0 || c[WILD] || fitany;
+    int news = g->otturn || req >= 0 || c[WILD] || fitany;
+    if (!news && !g->full[p]) { /* a rack new to the model: is any run, group or lay-off possible? */
+        int stuck;
+        open_bound(g, c, lay, &stuck);
+        news = stuck < rack_n(c);
+    }
     if (g->opened[p] == 1) {
-        if (!news && t >= 0 && t < 52)
-            news = makes_meld(c, t) || (pairs_ok && c[t] >= 2);
-        if (!news && pairs_ok)
-            for (int f = 0; f < 52 && !news; f++)
-                news = c[f] >= 2;
-        if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
+        /* the rack had no meld: with no okey and no meld or pair through the new tile, only
+         * lay-offs can be new, and laying off all that fits is the best placing */
+        int melds = !g->full[p] || g->otturn || req >= 0 || c[WILD];
+        if (!melds && t >= 0 && t < 52)
+            melds = makes_meld(c, t);
+        if (!melds && pairs_ok)
+            for (int f = 0; f < 52 && !melds; f++)
+                melds = c[f] >= 2;
+        if (news && !melds) {
+            if (lay)
+                greedy_layoffs(g, p);
+        } else if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
             lay_melds(g, p, &pl, EV_MELD);
             if (lay)
                 lay_offs(g, p, &pl);
@@ -1281,7 +1340,12 @@ static void place(G *g, int p, uint8_t *loose)
     } else {
         pairs_plan(g, p, req, &pp);
         lay_pairs(g, p, &pp, EV_MELD);
-        if (lay && (news || (t >= 0 && t < 52 && fits(g, t))) && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+        int any = c[WILD] > 0; /* a lay-off starts at a tile that fits, or an okey */
+        for (int f = 0; f < 52 && !any; f++)
+            any = c[f] && layable(g, c, f);
+        if (lay && any && !c[WILD])
+            greedy_layoffs(g, p);
+        else if (lay && any && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
             lay_offs(g, p, &pl);
     }
     g->full[p] = lay;
