@@ -58,7 +58,6 @@ typedef struct {
     int over, result, finisher, scores[4];
     int pts_ok; /* the last can_open found a points placement (in its plan) */
     int newtile;    /* the tile drawn or taken this turn */
-    int full[4];    /* the seat's rack holds nothing placeable but what a new tile or the table adds */
     int32_t *tr;
     int ntr, cap, tracing;
 } G;
@@ -1304,35 +1303,39 @@ static void place(G *g, int p, uint8_t *loose)
         return;
     }
     /* opened: at a turn's start, or on in the opening turn (a position cut mid-turn) */
+    if (rack_n(c) <= 1) {
+        memcpy(loose, c, 53);
+        return; /* P5: the last tile is the discard */
+    }
     int lay = !g->otturn || g->r.layoff_opening_turn; /* L6 */
     int req = g->took >= 0 && g->took_unopened && !g->took_used ? g->took : -1; /* P2 */
     if (!g->otturn)
         swaps(g, p);
-    /* after a full search the rack held no meld, pair or lay-off: only okeys, the new tile or a
-     * table meld it now fits can make one */
-    int fitany = 0;
-    for (int f = 0; f < 52 && !fitany; f++)
-        fitany = c[f] && fits(g, f);
-    int t = g->newtile, pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
-    int news = g->otturn || req >= 0 || c[WILD] || fitany;
-    if (!news && !g->full[p]) { /* a rack new to the model: is any run, group or lay-off possible? */
-        int stuck;
-        open_bound(g, c, lay, &stuck);
-        news = stuck < rack_n(c);
-    }
+    int pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
     if (g->opened[p] == 1) {
-        /* the rack had no meld: with no okey and no meld or pair through the new tile, only
-         * lay-offs can be new, and laying off all that fits is the best placing */
-        int melds = !g->full[p] || g->otturn || req >= 0 || c[WILD];
-        if (!melds && t >= 0 && t < 52)
-            melds = makes_meld(c, t);
-        if (!melds && pairs_ok)
-            for (int f = 0; f < 52 && !melds; f++)
+        /* without an okey, a run, group or pair is either in the rack now (a full 3-window, three
+         * colours at a number, two copies) or nowhere; then laying off all that fits, greedily, is
+         * the best placing, and the kernel is not needed */
+        int melds = g->otturn || req >= 0 || c[WILD];
+        if (!melds) {
+            uint8_t cnt[52];
+            int run_ok[4][13];
+            for (int f = 0; f < 52; f++)
+                cnt[f] = c[f] > MAXC ? MAXC : c[f];
+            for (int col = 0; col < 4 && !melds; col++) {
+                runnable(cnt + 13 * col, 0, run_ok[col]);
+                for (int n = 0; n < 13 && !melds; n++)
+                    melds = run_ok[col][n];
+            }
+            for (int n = 0; n < 13 && !melds; n++)
+                melds = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0) >= 3;
+            for (int f = 0; f < 52 && !melds && pairs_ok; f++)
                 melds = c[f] >= 2;
-        if (news && !melds) {
+        }
+        if (!melds) {
             if (lay)
                 greedy_layoffs(g, p);
-        } else if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
+        } else if (search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
             lay_melds(g, p, &pl, EV_MELD);
             if (lay)
                 lay_offs(g, p, &pl);
@@ -1348,7 +1351,6 @@ static void place(G *g, int p, uint8_t *loose)
         else if (lay && any && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
             lay_offs(g, p, &pl);
     }
-    g->full[p] = lay;
     memcpy(loose, c, 53);
 }
 
@@ -1605,7 +1607,6 @@ static PyObject *r_play(PyObject *self, PyObject *args)
     }
     n_plays++;
     g->newtile = -1;
-    memset(g->full, 0, sizeof g->full);
     g->over = g->result = 0;
     g->finisher = -1;
     memset(g->scores, 0, sizeof g->scores);
