@@ -1,5 +1,5 @@
 /* The compiled rollout model of the evaluator (issue 20): the rest of a hand, played by the rules of
- * RULES.md and a simple policy, thousands of times a second.
+ * docs/rules.md and a simple policy, thousands of times a second.
  *
  * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer
  * ``evaluate``), the kernel is the solver's exact search (layer ``solver``). This file includes the
