@@ -8,7 +8,8 @@ expert's own decisions (48 worlds over its pruned candidates), against the basel
 seed played by four ``solver`` seats in the same run. Times are CPU seconds of this
 process (the machine is shared; wall time would count other people's work).
 
-Rollout speed (issue 20): on the same positions, seeds and worlds, the Python reference model
+The worlds a decision gets at the budget are printed for both models (issue 20: the speed is
+spent on more worlds). Rollout speed (issue 20): on the same positions, seeds and worlds, the Python reference model
 (:mod:`analysis.evaluate.sim`) and the compiled one (``rollout.c``) each play every candidate in
 ``--rollout-worlds`` worlds; the bench prints rollouts per CPU-second of each (the rollout calls
 alone, and whole evaluations with the sampling) and their ratio (target >= 20x), with the
@@ -124,6 +125,10 @@ def main() -> None:
     a = ap.parse_args()
     views = positions(a.positions, a.seed)
     rollout_speed(views, a.rollout_worlds)
+    py_worlds = [max(e.n for e in evaluate(v, candidates(v, d), seed=i, budget=a.budget, model="python"))
+                 for i, (v, d) in enumerate(views)]
+    print(f"worlds per decision at the budget with the Python model: median {statistics.median(py_worlds):.0f}, "
+          f"mean {statistics.mean(py_worlds):.0f}")
     times = []
     ncand = []
     nworlds = []

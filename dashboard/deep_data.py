@@ -26,7 +26,7 @@ from . import data
 # A replay step with no stored deep review is evaluated in a fixed number of worlds (no clock: the
 # same numbers on every machine, ~10 ms a step, so stepping stays fast), or, on request, for a
 # longer budget; each answer is cached per (game, hand, step).
-LIVE_WORLDS = 8
+LIVE_WORLDS = 24  # worlds of the Replay panel's live evaluation (8 with the Python rollout model)
 DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision (issue 21)
 PRECISE_BUDGET = 1.0  # seconds
 TOP = 3

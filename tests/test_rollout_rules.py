@@ -109,8 +109,9 @@ def test_a_swap_that_takes_your_okey_from_the_table_is_charged_X6() -> None:
         off = evaluate(View.of(st_off, 0), candidates(View.of(st_off, 0), "discard"), seed=4, worlds=10,
                        known=known, model=model)
         got[model] = {a.candidate.label: [x - y for x, y in zip(a.values, b.values)] for a, b in zip(on, off)}
-    assert all(d == [101] * 10 for d in got["compiled"].values())
-    assert all(d == [0] * 10 for d in got["python"].values())  # no swaps in the Python model
+    # every world both evaluations played (a candidate may be dropped after 8, successive elimination)
+    assert all(len(d) >= 8 and set(d) == {101} for d in got["compiled"].values())
+    assert all(len(d) >= 8 and set(d) == {0} for d in got["python"].values())  # no swaps in the Python model
     _, _, evs = model_hand(st, list(st.racks), list(st.deck))
     assert {"type": "penalty", "seat": 0, "points": 101, "reason": "X6"} in evs
 

@@ -3,7 +3,7 @@
 Method: determinized sampling (PIMC). Each *world* deals the tiles the seat has not seen
 uniformly into the other racks (their sizes are public) and the deck; every candidate is played
 in the same worlds (common random numbers) and the rest of the hand is played out by the
-compiled rollout model (:mod:`.fast`, ``rollout.c``: the rules of RULES.md, proven against the
+compiled rollout model (:mod:`.fast`, ``rollout.c``: the rules of docs/rules.md, proven against the
 engine by replaying its hands), whose policy reads only each seat's own rack and the table; the
 Python model of :mod:`.sim` is kept as the benchmark's reference and the pure install's. The value of
 a candidate is the mean of the seat's hand score (E4-E8 and in-game penalties, the team's in

@@ -1,4 +1,6 @@
-"""The rollout model's meld finder: the exact solver's search (the C kernel) on count vectors.
+"""The Python rollout model's meld finder (:mod:`.sim`, the reference; the compiled model of
+``rollout.c`` runs the same kernel search in C, with the table's lay-off slots): the exact
+solver's search (the C kernel) on count vectors.
 
 The model's players open, place and keep tiles by the best placement the solver finds, as the
 ``solver`` and ``expert`` bots do, not by the quick finder's first runs or groups: a model that

@@ -1,7 +1,7 @@
 """The compiled rollout model (issue 20): the way in from Python, and its trace as log events.
 
 :mod:`.crollout` (``rollout.c``, built by setup.py) plays the rest of a hand by the rules of
-RULES.md and a simple policy; this module packs an engine :class:`HandState` for it, calls it
+docs/rules.md and a simple policy; this module packs an engine :class:`HandState` for it, calls it
 and turns its trace into v1 log events (LOG_FORMAT.md), so that every rollout can be replayed by
 the engine (``tests/test_rollout_replay.py``).
 

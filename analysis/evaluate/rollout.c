@@ -1,5 +1,5 @@
 /* The compiled rollout model of the evaluator (issue 20): the rest of a hand, played by the rules of
- * RULES.md and a simple policy, thousands of times a second.
+ * docs/rules.md and a simple policy, thousands of times a second.
  *
  * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer
  * ``evaluate``), the kernel is the solver's exact search (layer ``solver``). This file includes the
@@ -58,7 +58,6 @@ typedef struct {
     int over, result, finisher, scores[4];
     int pts_ok; /* the last can_open found a points placement (in its plan) */
     int newtile;    /* the tile drawn or taken this turn */
-    int full[4];    /* the seat's rack holds nothing placeable but what a new tile or the table adds */
     int32_t *tr;
     int ntr, cap, tracing;
 } G;
@@ -398,7 +397,7 @@ static long n_search, n_turns, n_plays, n_hits, n_cat[8];
 static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
 {
     n_search++;
-    n_cat[(runs_ok) | (slots << 1) | ((req >= 0) << 2)]++;
+    n_cat[g->opened[g->turn] ? 7 : (runs_ok) | (slots << 1) | ((req >= 0) << 2)]++; /* 7: opened seats */
     Search *S = &SS;
     memset(pl, 0, sizeof *pl);
     memcpy(S->counts, cnt, 52);
@@ -803,6 +802,54 @@ static void lay_offs(G *g, int p, const Plan *pl)
             put_tile(g, phys, face);
         }
         m->endc[e] += j;
+    }
+}
+
+/* Lay off every real tile that fits, highest first, keeping a tile (P5), by L2 and L3: the best
+ * placing when the rack holds no okey and nothing else could be placed (no meld, no pair). */
+static void greedy_layoffs(G *g, int p)
+{
+    uint8_t *c = g->rack[p];
+    static Plan one;
+    for (;;) {
+        int done = 1;
+        for (int n = 12; n >= 0 && done; n--)
+            for (int col = 0; col < 4 && done; col++) {
+                int f = col * 13 + n;
+                if (!c[f] || rack_n(c) <= 1)
+                    continue;
+                for (int i = 0; i < g->nt && done; i++) {
+                    const TM *m = &g->tab[i];
+                    memset(&one, 0, sizeof one);
+                    if (m->kind == 0 && m->a == col) {
+                        int cap = g->r.run_end_cap;
+                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2)) {
+                            one.nrl = 1;
+                            one.rlm[0] = (uint8_t)i;
+                            one.rle[0] = 0;
+                            one.rlj[0] = 1;
+                        } else if (n == m->hi + 1 && (!cap || m->endc[1] < 2)) {
+                            one.nrl = 1;
+                            one.rlm[0] = (uint8_t)i;
+                            one.rle[0] = 1;
+                            one.rlj[0] = 1;
+                        }
+                    } else if (m->kind == 1 && m->a == n && m->phys[col] < 0) {
+                        int k = (m->phys[0] >= 0) + (m->phys[1] >= 0) + (m->phys[2] >= 0) + (m->phys[3] >= 0);
+                        if (k < 4) {
+                            one.ngl = 1;
+                            one.glm[0] = (uint8_t)i;
+                            one.glc[0] = (uint8_t)col;
+                        }
+                    }
+                    if (one.nrl || one.ngl) {
+                        lay_offs(g, p, &one);
+                        done = 0;
+                    }
+                }
+            }
+        if (done)
+            return;
     }
 }
 
@@ -1256,24 +1303,39 @@ static void place(G *g, int p, uint8_t *loose)
         return;
     }
     /* opened: at a turn's start, or on in the opening turn (a position cut mid-turn) */
+    if (rack_n(c) <= 1) {
+        memcpy(loose, c, 53);
+        return; /* P5: the last tile is the discard */
+    }
     int lay = !g->otturn || g->r.layoff_opening_turn; /* L6 */
     int req = g->took >= 0 && g->took_unopened && !g->took_used ? g->took : -1; /* P2 */
     if (!g->otturn)
         swaps(g, p);
-    /* after a full search the rack held no meld, pair or lay-off: only okeys, the new tile or a
-     * table meld it now fits can make one */
-    int fitany = 0;
-    for (int f = 0; f < 52 && !fitany; f++)
-        fitany = c[f] && fits(g, f);
-    int t = g->newtile, pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
-    int news = !g->full[p] || g->otturn || req >= 0 || c[WILD] || fitany;
+    int pairs_ok = anyone_pairs(g) && !g->otturn; /* O3: never mixed */
     if (g->opened[p] == 1) {
-        if (!news && t >= 0 && t < 52)
-            news = makes_meld(c, t) || (pairs_ok && c[t] >= 2);
-        if (!news && pairs_ok)
-            for (int f = 0; f < 52 && !news; f++)
-                news = c[f] >= 2;
-        if (news && search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
+        /* without an okey, a run, group or pair is either in the rack now (a full 3-window, three
+         * colours at a number, two copies) or nowhere; then laying off all that fits, greedily, is
+         * the best placing, and the kernel is not needed */
+        int melds = g->otturn || req >= 0 || c[WILD];
+        if (!melds) {
+            uint8_t cnt[52];
+            int run_ok[4][13];
+            for (int f = 0; f < 52; f++)
+                cnt[f] = c[f] > MAXC ? MAXC : c[f];
+            for (int col = 0; col < 4 && !melds; col++) {
+                runnable(cnt + 13 * col, 0, run_ok[col]);
+                for (int n = 0; n < 13 && !melds; n++)
+                    melds = run_ok[col][n];
+            }
+            for (int n = 0; n < 13 && !melds; n++)
+                melds = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0) >= 3;
+            for (int f = 0; f < 52 && !melds && pairs_ok; f++)
+                melds = c[f] >= 2;
+        }
+        if (!melds) {
+            if (lay)
+                greedy_layoffs(g, p);
+        } else if (search_keep(g, c, 1, pairs_ok, req, lay, &pl) == 0) {
             lay_melds(g, p, &pl, EV_MELD);
             if (lay)
                 lay_offs(g, p, &pl);
@@ -1281,10 +1343,14 @@ static void place(G *g, int p, uint8_t *loose)
     } else {
         pairs_plan(g, p, req, &pp);
         lay_pairs(g, p, &pp, EV_MELD);
-        if (lay && (news || (t >= 0 && t < 52 && fits(g, t))) && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
+        int any = c[WILD] > 0; /* a lay-off starts at a tile that fits, or an okey */
+        for (int f = 0; f < 52 && !any; f++)
+            any = c[f] && layable(g, c, f);
+        if (lay && any && !c[WILD])
+            greedy_layoffs(g, p);
+        else if (lay && any && search_keep(g, c, 0, 0, -1, 1, &pl) == 0)
             lay_offs(g, p, &pl);
     }
-    g->full[p] = lay;
     memcpy(loose, c, 53);
 }
 
@@ -1541,7 +1607,6 @@ static PyObject *r_play(PyObject *self, PyObject *args)
     }
     n_plays++;
     g->newtile = -1;
-    memset(g->full, 0, sizeof g->full);
     g->over = g->result = 0;
     g->finisher = -1;
     memset(g->scores, 0, sizeof g->scores);

@@ -1,6 +1,8 @@
-"""A fast model of the rest of a hand, for rollouts: racks as face counts, a simple policy that
-opens and places by the exact solver's search (:mod:`.exact`) and discards by the ``solver``
-bot's heuristic.
+"""The Python rollout model: the reference and the baseline of ``bench/evaluate.py``, and the
+evaluator's model where the compiled one (:mod:`.fast`, ``rollout.c``, issue 20) is not built
+(``ISTAKA_PURE=1``, no C compiler) or ``evaluate(..., model="python")`` asks for it. Racks as face
+counts, a simple policy that opens and places by the exact solver's search (:mod:`.exact`) and
+discards by the ``solver`` bot's heuristic.
 
 This is not the rules engine. The engine (``apply``) plays every real move; this model only
 plays the *imagined* rest of a hand after a candidate decision, thousands of times a second.
@@ -10,9 +12,12 @@ T5) and 52 for a physical okey (wild, T4). A rack is a list of 53 counts.
 What the model keeps from the rules: draws and takes (P1-P3), openings by points or pairs with
 escalation (O1-O3, O11), siler (O8), O9, lay-offs onto runs and groups (L1, L2), finishes and
 exhausted decks (E1, E2, E4), the penalties X3, X4, X5 and hand-end scoring (E5-E8).
-What it leaves out (documented assumptions): okey swaps (S1), lay-offs of okeys, the L3 cap,
-L6, X2/X6/X7, declaring (O10 is honoured as a condition only), indicator twins (O7) and voids
-(E3). The policy is the same for every seat and reads only that seat's own rack and the table.
+What it leaves out (documented assumptions, all played by the compiled model): okey swaps (S1),
+lay-offs of okeys, lay-offs in the opening turn (so openings that need them, O1/L6, are not
+seen), the L3 cap, X2/X6/X7, declaring (O10 is honoured as a condition only), indicator twins
+(O7) and voids (E3); siler (O8) of a placing candidate is lost (the engine writes it at the
+discard, after the model took over). The policy is the same for every seat and reads only that
+seat's own rack and the table.
 """
 
 from __future__ import annotations
