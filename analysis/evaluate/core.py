@@ -173,6 +173,16 @@ def rollout(view: View, world: _World, cand: Candidate) -> int:
     """Play ``cand`` in ``world`` and the rest of the hand by the model; the seat's score."""
     seat = view.seat
     k = cand.kind
+    if k == "show":  # an out-of-turn event (O7 show) before a draw: the hand plays on from there
+        st = world.state
+        for ev in cand.events:
+            st = apply(st, ev)
+        okey = st.okey
+        sim = Sim.from_state(st, [_counts(r, okey) for r in st.racks], world.deck)
+        sim.dp = world.base.dp
+        if not sim.over:
+            sim.play_out()
+        return _value(sim, seat)
     if k == "place":
         st = world.state
         for ev in cand.events:

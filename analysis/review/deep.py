@@ -33,6 +33,7 @@ from analysis.players import View
 
 from .grade import review_hand, split_turns
 from .options import openings
+from .kinds import declare_candidates, held_back, show_candidates
 from .lesson import label_fits
 from .reasons import reason
 from .model import (
@@ -211,6 +212,7 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         if state.phase != "play" or state.turn != seat:
             return None
         cands = candidates(view, "place")
+        cands += held_back(view, cands) + declare_candidates(view, cands)  # kinds the evaluator leaves out
         after = state
         for e in played_events:
             after = apply(after, e)
@@ -226,8 +228,14 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         played = next((i for i, c in enumerate(cands) if c.tile == tile), -1)
         if played < 0:
             return None
+    elif kind == "show":
+        shows = show_candidates(state, seat)
+        if shows is None:
+            return None
+        cands = shows
+        played = 1 if any(e.get("type") == "show" for e in played_events) else 0
     else:
-        raise ValueError(f"decision kind must be take, place or discard, got {kind!r}")
+        raise ValueError(f"decision kind must be take, place, discard or show, got {kind!r}")
     if len(cands) < 2:
         forced = "single"
     if forced is not None:
@@ -275,6 +283,8 @@ def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequenc
 def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], play0: int, end: int, seat: int,
                   budget: float, worlds: int) -> Choice | None:
     last = end - 1 if steps[end].event.get("type") == "discard" else end
+    while play0 > 0 and steps[play0].event.get("type") == "declare" and steps[play0].event.get("seat") == seat:
+        play0 -= 1  # a declaration (O10) in the turn is part of its placing decision
     events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
     if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
         return None  # a turn that also returned a take (P2): not a placing decision of its own
@@ -293,7 +303,33 @@ def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequ
                           step=end - 1, line=steps[end].line)
 
 
+def _show_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]],
+                 tn: Any, seat: int, budget: float, worlds: int) -> Choice | None:
+    """The seat's O7 decision: at its show, or (no show) before its first draw."""
+    shown = next((i for i in range(1, len(steps)) if steps[i].event.get("type") == "show"
+                  and steps[i].event.get("seat") == seat), None)
+    at = shown - 1 if shown is not None else tn.pre
+    if at is None:
+        return None
+    played = [_clean(steps[shown].event)] if shown is not None else []
+    line = steps[shown].line if shown is not None else steps[tn.first].line
+    return grade_decision(steps[at].state, seat, "show", played, seed=f"{game}:{hr.hand}:{at}:show:{seat}",
+                          budget=budget, worlds=worlds, known=_known(held, at, seat), step=at, line=line)
+
+
 # ---- labels and costs --------------------------------------------------------------------------
+
+
+def _generic(c: Choice) -> str:
+    """The general label of a costed decision no exact finding names: by its kind, and for a
+    placing by what the two lines differ in (a declaration, O10; lay-offs held back or made)."""
+    if c.kind == "place":
+        lines = list(c.best_events) + list(c.played_events)
+        if any(e.get("type") == "declare" for e in lines):
+            return "worse_declare"
+        if c.best.startswith("best turn ") or c.played.startswith("best turn "):
+            return "worse_layoffs"
+    return GENERIC.get(c.kind, "worse_placing")
 
 
 def _relabel(d: Decision) -> None:
@@ -305,7 +341,7 @@ def _relabel(d: Decision) -> None:
         if c.cost > 0:
             # a quick label names what the recommended line does, or it stays a note (issue 21)
             lab = next((m for m in mine if label_fits(m.category, c)), None)
-            cat = lab.category if lab is not None else GENERIC[c.kind]
+            cat = lab.category if lab is not None else _generic(c)
             c.category = cat
             detail = dict(lab.detail) if lab is not None else {}
             detail.update({"decision": c.kind, "played": c.played, "best": c.best,
@@ -333,6 +369,13 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
         return out
     turns = split_turns(steps)
     held = _taken_held(steps)
+    firsts = {}
+    for d, tn in zip(out.decisions, turns):
+        firsts.setdefault(tn.seat, (d, tn))
+    for seat, (d, tn) in sorted(firsts.items()):  # O7: show the gösterge twin or not (kinds.py)
+        c = _show_choice(game, hr, steps, held, tn, seat, budget, worlds)
+        if c is not None:
+            d.choices.append(c)
     for d, tn in zip(out.decisions, turns):
         seat = tn.seat
         if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:
