@@ -42,7 +42,8 @@ DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep r
 
 def _deep_digest() -> str:
     root = Path(__file__).resolve().parents[1]
-    return _digest(sorted((root / "evaluate").glob("*.py")) + [root / "review" / "deep.py"], SOLVER_VERSION.encode())
+    files = [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py")]
+    return _digest(sorted((root / "evaluate").glob("*.py")) + files, SOLVER_VERSION.encode())
 
 
 DEEP_VERSION = f"deep-{_deep_digest()}"
