@@ -1,25 +1,30 @@
-"""The deep review: every decision of every seat graded in expected points (issue 15).
+"""The deep review: every decision of every seat graded in expected points (issues 15 and 21).
 
 A turn holds up to three decisions, each taken from the seat's own view (:class:`View`: its rack,
 the table, the discards, rack sizes — never another rack, never the deck):
 
 - ``take``: draw, or take the previous discard (only where the take is legal, P1-P4);
-- ``place``: open now (melds or pairs) or wait; once opened, the exact solver's best turn
-  (melds, lay-offs, okey swaps) or nothing — and always what was actually played;
-- ``discard``: every distinct tile the rules let the seat discard.
+- ``place``: open now (melds or pairs) or wait, declare çift where O10 asks for it; once opened,
+  the exact solver's best turn (melds, lay-offs, okey swaps), that turn with lay-offs held back
+  (:mod:`.kinds`), or nothing — and always what was actually played;
+- ``discard``: every distinct tile the rules let the seat discard;
+- ``show``: at a seat's first turn, showing the gösterge twin or not (O7).
 
-The evaluator (:mod:`analysis.evaluate`) gives each candidate's expected hand score for the seat
-(E4-E8 and in-game penalties; the team's in partner games), all candidates played in the same
-sampled worlds. A decision's **cost** is the paired difference between what was played and the
-best candidate, counted only when it stands clear of the sampling noise (more than ``Z``
-standard errors; else 0) and then priced on worlds of its own, so a move equal to the best costs
-0 and a loss is charged once, at the decision where it happened. A decision with one legal
-candidate is no decision and is not listed.
+The evaluator (:mod:`analysis.evaluate`) ranks the candidates on a few worlds; the top
+:data:`TOP` and the played move are then priced on ``worlds`` fixed worlds of their own
+(:func:`analysis.evaluate.price`, default PRICE_WORLDS = 64), every candidate in every world,
+never stopped early. A decision's **cost** is the paired difference between what was played and
+the recommended move (:func:`recommend`) on those worlds, charged only when its interval (``Z``
+standard errors) excludes zero, else 0; the interval's half-width and the worlds are kept with it.
+So a move equal to the best costs 0 and a loss is charged once, at the decision where it
+happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
+one legal move, a take that cannot be kept, the same score in every world) and not graded.
 
 The quick pass's exact findings (missed opening, X3/X4 discards, missed finish, missed take …)
-stay as the labels of the decision they belong to, priced by that decision's expected cost; a
-finding whose decision costs nothing, such as an X5 that only hindsight reveals, stays as a
-note of what happened, cost 0.
+stay as the labels of the decision they belong to when the recommended line does what they name
+(:func:`analysis.review.lesson.label_fits`), priced by that decision's expected cost; a finding
+whose decision costs nothing, such as an X5 that only hindsight reveals, stays as a note of what
+happened, cost 0.
 """
 
 from __future__ import annotations
