@@ -82,18 +82,24 @@ def main() -> None:
 def _deep(games: list, quick: list[float]) -> None:
     from analysis.review.deep import deep_review_game
 
-    took, graded = [], []
+    import os
+
+    from analysis.evaluate import PRICE_WORLDS
+
+    took, graded, forced = [], [], []
     for g in games:
         res = replay_game(g, keep_steps=True)
         _fresh_caches()
         t0 = time.process_time()
         gr = deep_review_game(res)
         took.append(time.process_time() - t0)
-        graded.append(sum(len(d.choices) for d in gr.decisions))
+        graded.append(sum(1 for d in gr.decisions for c in d.choices if c.graded))
+        forced.append(sum(1 for d in gr.decisions for c in d.choices if not c.graded))
     med = statistics.median(took)
     per = sum(took) / max(1, sum(graded))
     print(f"  deep      median {med:6.2f} s/game  max {max(took):6.2f}  ({statistics.mean(graded):.0f} decisions"
-          f" graded/game, {1000 * per:.0f} ms each)  target <= 30 s: {'ok' if med <= 30 else 'MISSED'}")
+          f" graded/game, {statistics.mean(forced):.0f} forced; {1000 * per:.0f} ms a graded one; {PRICE_WORLDS}"
+          f" pricing worlds)  target <= 30 s: {'ok' if med <= 30 else 'MISSED'}  load {os.getloadavg()}")
     print(f"  deep / quick on the same games x{med / statistics.median(quick):6.0f}")
 
 

@@ -30,6 +30,7 @@ LIVE_WORLDS = 24  # worlds of the Replay panel's live evaluation (8 with the Pyt
 DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision (issue 21)
 PRECISE_BUDGET = 1.0  # seconds
 TOP = 3
+KIND_ORDER = {"show": 0, "take": 1, "place": 2, "discard": 3}  # a turn's decisions in play order
 
 
 def _read(fn: Callable[..., Any], *args: Any) -> Any:
@@ -92,7 +93,7 @@ def hand_choices(gr: GameReview, ord: int, lang: str) -> list[dict[str, Any]]:
         if h.ord != ord:
             continue
         for d in sorted(h.decisions, key=lambda d: d.turn):
-            for c in sorted(d.choices, key=lambda c: (c.step, ("take", "place", "discard").index(c.kind))):
+            for c in sorted(d.choices, key=lambda c: (c.step, KIND_ORDER.get(c.kind, 9))):
                 out.append({"ord": h.ord, "hand": h.hand, "seat": d.seat, "turn": d.turn, **choice_row(c, lang)})
     return out
 

@@ -31,6 +31,8 @@ KINDS = ("take", "place", "discard")
 
 
 def kind_label(kind: str, lang: str) -> str:
+    if kind == "show":
+        return pw.t("pw_kind_show", lang)
     return t(f"dv_kind_{kind}", lang) if kind in KINDS else kind
 
 

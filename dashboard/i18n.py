@@ -294,9 +294,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dv_done": ("Derin inceleme bitti: {n} karar değerlendirildi.", "Deep review done: {n} decisions graded."),
     "dv_done_one": ("Derin inceleme bitti: 1 karar değerlendirildi.", "Deep review done: 1 decision graded."),
     "dv_failed": ("Derin inceleme yapılamadı: {msg}", "The deep review failed: {msg}"),
-    "dv_none": ("Bu oyunun derin incelemesi yok: düğmeyle başlat (11 ellik bir oyun yaklaşık yarım dakika sürer).",
-                "This game has no deep review yet: start one with the button (about half a minute for an "
-                "11-hand game)."),
+    "dv_none": ("Bu oyunun derin incelemesi yok: düğmeyle başlat (11 ellik bir oyun boş bir çekirdekte yaklaşık bir dakika sürer).",
+                "This game has no deep review yet: start one with the button (about a minute for an "
+                "11-hand game on a free core)."),
     "dv_stale": ("Bu derin inceleme değerlendiricinin eski bir sürümüyle yapıldı.",
                  "This deep review was made by an older version of the evaluator."),
     "dv_seats": ("Oyuncular: değerlendirilen kararlar, beklenen puan kaybı ve isabet",

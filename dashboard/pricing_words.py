@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 STRINGS: dict[str, tuple[str, str]] = {
+    "pw_kind_show": ("gösterge (O7)", "gösterge (O7)"),
     "pw_col_forced": ("Zorunlu", "Forced"),
     "pw_col_rate": ("> {x} puan kayıp %", "> {x} points lost %"),
     "pw_forced": ("zorunlu", "forced"),

@@ -73,7 +73,7 @@ def _review(db: Path, game: str):
 def _choices(gr):
     """The hand's graded decisions in turn order, as (decision, choice)."""
     return [(d, c) for h in gr.hands for d in sorted(h.decisions, key=lambda d: d.turn)
-            for c in sorted(d.choices, key=lambda c: (c.step, ("take", "place", "discard").index(c.kind)))]
+            for c in sorted(d.choices, key=lambda c: (c.step, deep_data.KIND_ORDER[c.kind]))]
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])

@@ -23,7 +23,7 @@ from analysis.review.lesson import sentence, to_json
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
 FAST = 0.0  # the evaluator's minimum worlds only: deterministic and quick
-PRICE = 16  # pricing worlds in these tests (the default is PRICE_WORLDS): the rules hold at any number
+PRICE = 8  # pricing worlds in these tests (the default is PRICE_WORLDS): the rules hold at any number
 
 
 def replayed(f: LogFile, tmp_path: Path) -> GameResult:

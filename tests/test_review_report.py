@@ -12,6 +12,7 @@ from pathlib import Path
 
 import apptest_helpers as ui
 import pytest
+from browser_helpers import ARGS, CHROMIUM, needs_chromium
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
@@ -110,3 +111,25 @@ def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, 
     out = tmp_path / "r.html"
     assert main(["report", GAME, "--out", str(out), "--db", str(db), "--min-cost", "100", "--lang", "tr"]) == 0
     assert "yalnız 100 puandan büyük hatalar ayrıntılı" in out.read_text(encoding="utf-8")
+
+
+@needs_chromium
+def test_a_deep_report_is_short_in_a_real_browser(db: Path, tmp_path: Path) -> None:
+    """Issue 24 measured 112,000 px for 11 hands; a one-hand report now fits two laptop screens,
+    every decision still there behind a click."""
+    from playwright.sync_api import sync_playwright
+
+    res, gr = _deep(db)
+    page_file = tmp_path / "r.html"
+    page_file.write_text(render(res, gr, lang="tr"), encoding="utf-8")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            pg = b.new_page(viewport={"width": 1280, "height": 800})
+            pg.goto(page_file.as_uri())
+            short = pg.evaluate("document.documentElement.scrollHeight")
+            pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            whole = pg.evaluate("document.documentElement.scrollHeight")
+        finally:
+            b.close()
+    assert short <= 2 * 800 < whole, (short, whole)

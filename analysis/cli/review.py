@@ -1,7 +1,7 @@
 """``istaka analyze`` (annotate stored games with the move review, quick or deep) and ``istaka
 report`` (one game's review as a standalone HTML file, or as JSON).
 
-    istaka analyze [--db FILE] [--jobs J] [--force] [--deep [--budget S]]
+    istaka analyze [--db FILE] [--jobs J] [--force] [--deep [--budget S] [--worlds W]]
     istaka report GAME (--out FILE.html | --json) [--db FILE | --log FILE.jsonl] [--deep] [--lang tr|en]
                   [--min-cost N]
 """
@@ -32,7 +32,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     a.add_argument("--deep", action="store_true",
                    help="grade every decision in expected points with the evaluator (about 30 s a game per core)")
     a.add_argument("--budget", type=float, default=None, metavar="SECONDS",
-                   help="evaluation time per decision in the deep pass (default 0.04)")
+                   help="evaluation time per decision in the deep pass's ranking (default 0.04)")
+    a.add_argument("--worlds", type=int, default=None, metavar="W",
+                   help="fixed worlds each decision is priced on in the deep pass (default 64)")
     add_cluster(a)
 
     r = sub.add_parser("report", help="one game's review as a standalone HTML file, or as JSON",
@@ -62,6 +64,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     budget = DEEP_BUDGET if args.budget is None else args.budget
     if not 0 < budget <= 60:
         raise UsageError("--budget must be more than 0 and at most 60 seconds")
+    if args.worlds is not None and not 1 <= args.worlds <= 100_000:
+        raise UsageError("--worlds must be between 1 and 100000")
     with cluster_of(args) as cluster:
         try:
             con = store.connect(args.db)
@@ -72,7 +76,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         try:
             s = analyze(con, jobs=args.jobs, force=args.force,
                         progress=not args.no_progress and sys.stderr.isatty(), games=args.game, cluster=cluster,
-                        deep=args.deep, budget=budget)
+                        deep=args.deep, budget=budget, worlds=args.worlds)
         finally:
             con.close()
     if args.json:

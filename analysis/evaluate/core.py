@@ -184,6 +184,16 @@ def rollout(view: View, world: _World, cand: Candidate) -> int:
         return world.pos.value(world.cworld, cand.kind, cand.events, cand.tile if cand.kind == "discard" else None)
     seat = view.seat
     k = cand.kind
+    if k == "show":  # an out-of-turn event (O7 show) before a draw: the hand plays on from there
+        st = world.state
+        for ev in cand.events:
+            st = apply(st, ev)
+        okey = st.okey
+        sim = Sim.from_state(st, [_counts(r, okey) for r in st.racks], world.deck)
+        sim.dp = world.base.dp
+        if not sim.over:
+            sim.play_out()
+        return _value(sim, seat)
     if k == "place":
         st = world.state
         for ev in cand.events:

@@ -1,25 +1,30 @@
-"""The deep review: every decision of every seat graded in expected points (issue 15).
+"""The deep review: every decision of every seat graded in expected points (issues 15 and 21).
 
 A turn holds up to three decisions, each taken from the seat's own view (:class:`View`: its rack,
 the table, the discards, rack sizes — never another rack, never the deck):
 
 - ``take``: draw, or take the previous discard (only where the take is legal, P1-P4);
-- ``place``: open now (melds or pairs) or wait; once opened, the exact solver's best turn
-  (melds, lay-offs, okey swaps) or nothing — and always what was actually played;
-- ``discard``: every distinct tile the rules let the seat discard.
+- ``place``: open now (melds or pairs) or wait, declare çift where O10 asks for it; once opened,
+  the exact solver's best turn (melds, lay-offs, okey swaps), that turn with lay-offs held back
+  (:mod:`.kinds`), or nothing — and always what was actually played;
+- ``discard``: every distinct tile the rules let the seat discard;
+- ``show``: at a seat's first turn, showing the gösterge twin or not (O7).
 
-The evaluator (:mod:`analysis.evaluate`) gives each candidate's expected hand score for the seat
-(E4-E8 and in-game penalties; the team's in partner games), all candidates played in the same
-sampled worlds. A decision's **cost** is the paired difference between what was played and the
-best candidate, counted only when it stands clear of the sampling noise (more than ``Z``
-standard errors; else 0) and then priced on worlds of its own, so a move equal to the best costs
-0 and a loss is charged once, at the decision where it happened. A decision with one legal
-candidate is no decision and is not listed.
+The evaluator (:mod:`analysis.evaluate`) ranks the candidates on a few worlds; the top
+:data:`TOP` and the played move are then priced on ``worlds`` fixed worlds of their own
+(:func:`analysis.evaluate.price`, default PRICE_WORLDS = 64), every candidate in every world,
+never stopped early. A decision's **cost** is the paired difference between what was played and
+the recommended move (:func:`recommend`) on those worlds, charged only when its interval (``Z``
+standard errors) excludes zero, else 0; the interval's half-width and the worlds are kept with it.
+So a move equal to the best costs 0 and a loss is charged once, at the decision where it
+happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
+one legal move, a take that cannot be kept, the same score in every world) and not graded.
 
 The quick pass's exact findings (missed opening, X3/X4 discards, missed finish, missed take …)
-stay as the labels of the decision they belong to, priced by that decision's expected cost; a
-finding whose decision costs nothing, such as an X5 that only hindsight reveals, stays as a
-note of what happened, cost 0.
+stay as the labels of the decision they belong to when the recommended line does what they name
+(:func:`analysis.review.lesson.label_fits`), priced by that decision's expected cost; a finding
+whose decision costs nothing, such as an X5 that only hindsight reveals, stays as a note of what
+happened, cost 0.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
 from .grade import graded_seats, review_hand, split_turns
+from .kinds import declare_candidates, held_back, show_candidates
 from .lesson import label_fits
 from .options import openings
 from .reasons import reason
@@ -211,6 +217,7 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         if state.phase != "play" or state.turn != seat:
             return None
         cands = candidates(view, "place")
+        cands += held_back(view, cands) + declare_candidates(view, cands)  # kinds the evaluator leaves out
         after = state
         for e in played_events:
             after = apply(after, e)
@@ -226,8 +233,14 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         played = next((i for i, c in enumerate(cands) if c.tile == tile), -1)
         if played < 0:
             return None
+    elif kind == "show":
+        shows = show_candidates(state, seat)
+        if shows is None:
+            return None
+        cands = shows
+        played = 1 if any(e.get("type") == "show" for e in played_events) else 0
     else:
-        raise ValueError(f"decision kind must be take, place or discard, got {kind!r}")
+        raise ValueError(f"decision kind must be take, place, discard or show, got {kind!r}")
     if len(cands) < 2:
         forced = "single"
     if forced is not None:
@@ -275,6 +288,8 @@ def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequenc
 def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], play0: int, end: int, seat: int,
                   budget: float, worlds: int) -> Choice | None:
     last = end - 1 if steps[end].event.get("type") == "discard" else end
+    while play0 > 0 and steps[play0].event.get("type") == "declare" and steps[play0].event.get("seat") == seat:
+        play0 -= 1  # a declaration (O10) in the turn is part of its placing decision
     events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
     if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
         return None  # a turn that also returned a take (P2): not a placing decision of its own
@@ -293,7 +308,33 @@ def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequ
                           step=end - 1, line=steps[end].line)
 
 
+def _show_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]],
+                 tn: Any, seat: int, budget: float, worlds: int) -> Choice | None:
+    """The seat's O7 decision: at its show, or (no show) before its first draw."""
+    shown = next((i for i in range(1, len(steps)) if steps[i].event.get("type") == "show"
+                  and steps[i].event.get("seat") == seat), None)
+    at = shown - 1 if shown is not None else tn.pre
+    if at is None:
+        return None
+    played = [_clean(steps[shown].event)] if shown is not None else []
+    line = steps[shown].line if shown is not None else steps[tn.first].line
+    return grade_decision(steps[at].state, seat, "show", played, seed=f"{game}:{hr.hand}:{at}:show:{seat}",
+                          budget=budget, worlds=worlds, known=_known(held, at, seat), step=at, line=line)
+
+
 # ---- labels and costs --------------------------------------------------------------------------
+
+
+def _generic(c: Choice) -> str:
+    """The general label of a costed decision no exact finding names: by its kind, and for a
+    placing by what the two lines differ in (a declaration, O10; lay-offs held back or made)."""
+    if c.kind == "place":
+        lines = list(c.best_events) + list(c.played_events)
+        if any(e.get("type") == "declare" for e in lines):
+            return "worse_declare"
+        if c.best.startswith("best turn ") or c.played.startswith("best turn "):
+            return "worse_layoffs"
+    return GENERIC.get(c.kind, "worse_placing")
 
 
 def _relabel(d: Decision) -> None:
@@ -305,7 +346,7 @@ def _relabel(d: Decision) -> None:
         if c.cost > 0:
             # a quick label names what the recommended line does, or it stays a note (issue 21)
             lab = next((m for m in mine if label_fits(m.category, c)), None)
-            cat = lab.category if lab is not None else GENERIC[c.kind]
+            cat = lab.category if lab is not None else _generic(c)
             c.category = cat
             detail = dict(lab.detail) if lab is not None else {}
             detail.update({"decision": c.kind, "played": c.played, "best": c.best,
@@ -334,6 +375,13 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
         return out
     turns = [tn for tn in split_turns(steps) if seats is None or tn.seat in seats]
     held = _taken_held(steps)
+    firsts = {}
+    for d, tn in zip(out.decisions, turns):
+        firsts.setdefault(tn.seat, (d, tn))
+    for seat, (d, tn) in sorted(firsts.items()):  # O7: show the gösterge twin or not (kinds.py)
+        c = _show_choice(game, hr, steps, held, tn, seat, budget, worlds)
+        if c is not None:
+            d.choices.append(c)
     for d, tn in zip(out.decisions, turns):
         seat = tn.seat
         if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:

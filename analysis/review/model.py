@@ -42,7 +42,8 @@ DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep r
 
 def _deep_digest() -> str:
     root = Path(__file__).resolve().parents[1]
-    return _digest(sorted((root / "evaluate").glob("*.py")) + [root / "review" / "deep.py"], SOLVER_VERSION.encode())
+    files = [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py")]
+    return _digest(sorted((root / "evaluate").glob("*.py")) + files, SOLVER_VERSION.encode())
 
 
 DEEP_VERSION = f"deep-{_deep_digest()}"
@@ -68,6 +69,9 @@ CATEGORIES: dict[str, str] = {
     "worse_take": "drew where taking the previous discard had a lower expected score, or took where drawing had",
     "worse_placing": "placed (or waited) where another placing had a lower expected score",
     "worse_discard": "discarded a tile where another discard had a lower expected score",
+    "worse_show": "showed the gösterge twin, or did not, where the other choice had a lower expected score (O7)",
+    "worse_declare": "declared çift, or did not, where the other choice had a lower expected score (O10)",
+    "worse_layoffs": "laid off tiles, or held them back, where another set of lay-offs had a lower expected score",
 }
 
 # the decision kind each category grades, so that a loss is charged once: at its decision
@@ -78,8 +82,9 @@ CATEGORY_KIND: dict[str, str] = {
     "failed_opening": "place", "okey_kept": "place", "worse_placing": "place",
     "okey_discard": "discard", "layoff_discard": "discard", "fed_opening": "discard", "worse_discard": "discard",
     "last_discard": "discard", "broke_opening": "discard", "fed_finish": "discard",
+    "worse_show": "show", "worse_declare": "place", "worse_layoffs": "place",
 }
-GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard"}
+GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard", "show": "worse_show"}
 
 # why a decision is forced (its candidates cannot differ): not graded, not counted (issue 21)
 FORCED: dict[str, str] = {

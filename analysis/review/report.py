@@ -19,7 +19,7 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from .lesson import describe, hand_expected, sentence
-from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake
+from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
@@ -43,6 +43,7 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 .ev{display:inline-block;margin:2px 10px 2px 0}
 .lbl{font-size:12px;color:#555}.lesson{font-style:italic;margin:4px 0}
 tr.pl td{background:#fff3d6}
+details.dd{margin:3px 0}details.dd summary{cursor:pointer;font-size:13px}details.z{margin:6px 0;color:#555}
 """
 
 
@@ -321,8 +322,13 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
         if okey is None:
             break
         for c in d.choices:
-            if c.cost > 0 and c.cost > min_cost:
-                out.append(_choice_html(c, d, okey, players, lang))
+            if c.cost > 0 and c.cost > min_cost:  # one line (the lesson), the whole decision a click away
+                sev = severity(round(c.cost))
+                badge = (f'<span class="sev" style="background:{SEVERITY_COLOUR[sev]}">'
+                         f'{esc(SEVERITY_WORD[sev][0 if lang == "tr" else 1])}</span>')
+                out.append(f'<details class="dd"><summary>{badge} {esc(word("turn", lang, n=d.turn + 1))} · '
+                           f'{esc(players[d.seat])} · <b>{esc(word("points", lang, n=_pm(c, c.cost)))}</b> — '
+                           f'{esc(sentence(c, lang))}</summary>{_choice_html(c, d, okey, players, lang)}</details>')
             else:  # collapsed: an 11-hand report stays a few screens long (issue 21)
                 quiet.append(_quiet_line(c, d, players, lang))
                 forced += bool(c.forced)

@@ -30,6 +30,9 @@ CATEGORY_NAME: dict[str, tuple[str, str]] = {  # the review's mistake kinds as a
     "worse_take": ("zayıf çekiş", "weaker draw or take"),
     "worse_placing": ("zayıf yerleştirme", "weaker placing"),
     "worse_discard": ("zayıf atış", "weaker discard"),
+    "worse_show": ("gösterge kararı (O7)", "gösterge shown or not (O7)"),
+    "worse_declare": ("çift söyleme kararı (O10)", "çift declared or not (O10)"),
+    "worse_layoffs": ("işleme seçimi", "lay-offs made or held back"),
 }
 
 DEFINITION: dict[str, tuple[str, str]] = {
@@ -74,6 +77,13 @@ DEFINITION: dict[str, tuple[str, str]] = {
                       "placed (or waited) where another placing had a lower expected score"),
     "worse_discard": ("başka bir taşı atmanın beklenen puanı daha düşüktü",
                       "discarded a tile where another discard had a lower expected score"),
+    "worse_show": ("göstergeyi gösterdi ya da göstermedi; öbür seçimin beklenen puanı daha düşüktü (O7)",
+                   "showed the gösterge twin, or did not, where the other choice had a lower expected score (O7)"),
+    "worse_declare": ("çifte gideceğini söyledi ya da söylemedi; öbür seçimin beklenen puanı daha düşüktü (O10)",
+                      "declared çift, or did not, where the other choice had a lower expected score (O10)"),
+    "worse_layoffs": ("taş işledi ya da elde tuttu; başka bir işleme seçiminin beklenen puanı daha düşüktü",
+                      "laid off tiles, or held them back, where another set of lay-offs had a lower expected "
+                      "score"),
 }
 
 WORDS: dict[str, tuple[str, str]] = {
@@ -159,6 +169,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "k_take": ("çekiş", "draw or take"),
     "k_place": ("yerleştirme", "placing"),
     "k_discard": ("atış", "discard"),
+    "k_show": ("gösterge (O7)", "gösterge (O7)"),
     "candidates": ("adaylar", "candidates"),
     "move": ("hamle", "move"),
     "expected": ("beklenen puan", "expected points"),

@@ -1,0 +1,86 @@
+"""Are the deep review's costs stable? (issue 21's target.) Unseen bot-table games are simulated
+and deep-reviewed; every costed decision is priced again, played move against the recommended
+one, on ``--factor`` times the pricing worlds with another seed. Prints the total cost against
+the re-priced total (target: within 5%) and the share of costs that keep their sign (target
+>= 95%), with the machine load.
+
+    python bench/review_repricing.py [--games 2] [--hands 3] [--factor 10] [--worlds 64] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analysis.evaluate import Candidate, price  # noqa: E402
+from analysis.game import replay_game  # noqa: E402
+from analysis.players import View  # noqa: E402
+from analysis.review.deep import deep_review_game, seat_knows  # noqa: E402
+from analysis.selfplay import play_game, specs  # noqa: E402
+from analysis.game import read_file  # noqa: E402
+
+
+def _cand(kind: str, row: dict) -> Candidate:
+    evs = tuple(dict(e) for e in row.get("events") or [])
+    if kind == "take":
+        k = "take" if evs and evs[0].get("type") == "take" else "draw"
+    else:
+        k = kind
+    return Candidate(k, evs, str(row.get("move")))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--hands", type=int, default=3)
+    ap.add_argument("--factor", type=int, default=10)
+    ap.add_argument("--worlds", type=int, default=64)
+    ap.add_argument("--seed", default="reprice")
+    ap.add_argument("--bots", default="random,greedy,solver,expert")
+    a = ap.parse_args()
+    bots = tuple(a.bots.split(","))
+    print(f"load {os.getloadavg()}", flush=True)
+    t0 = time.process_time()
+    total = again = 0.0
+    kept = n = 0
+    for spec in specs(a.games, variant="101", bots=bots, seed=a.seed, hands=a.hands):
+        text = "".join(play_game(spec).lines())
+        g = read_file(f"{spec.game}.jsonl", raw=text.encode("utf-8")).games[0]
+        res = replay_game(g, keep_steps=True)
+        gr = deep_review_game(res, worlds=a.worlds)
+        for h in gr.hands:
+            steps = res.hands[h.ord - 1].steps
+            for d in h.decisions:
+                for c in d.choices:
+                    if c.cost <= 0:
+                        continue
+                    played = next(x for x in c.candidates if x.get("played"))
+                    rec = c.candidates[0]
+                    state = steps[c.step].state
+                    view = View.of(state, d.seat)
+                    ev = price(view, [_cand(c.kind, played), _cand(c.kind, rec)], seed=f"{a.seed}:again:{c.step}",
+                               worlds=a.factor * a.worlds, known=seat_knows(steps, c.step, d.seat))
+                    diff = ev[0].diff(ev[1])[0]
+                    total += c.cost
+                    again += diff
+                    kept += diff > 0
+                    n += 1
+        print(f"  {g.id}: {n} costed decisions so far, cpu {time.process_time() - t0:.0f} s", flush=True)
+    if not n:
+        print("no costed decision")
+        return
+    change = 100.0 * (again - total) / total
+    print(f"{a.games} games x {a.hands} hands ({'/'.join(bots)}), pricing {a.worlds} worlds, re-priced on "
+          f"{a.factor * a.worlds} with another seed: {n} costed decisions")
+    print(f"  total cost {total:.1f}, re-priced {again:.1f}: {change:+.1f}% (target within 5%)")
+    print(f"  sign kept {kept}/{n} = {100.0 * kept / n:.1f}% (target >= 95%)")
+    print(f"  cpu {time.process_time() - t0:.0f} s, load {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
