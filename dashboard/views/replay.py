@@ -254,7 +254,7 @@ top_pick = None
 if viewer is None or steps[at].state.turn == viewer:  # a seat view: only the viewer's decisions
     top_pick = deep_view.replay_panel(str(game), rp.hand_index(int(hand_no)) + 1, at, steps[at].state, players,
                                       lang, [s.event for s in steps[at + 1: at + 13]])
-if eval_note is not None and top_pick:
+if eval_note is not None and top_pick and top_pick.get("expected") is not None:  # a forced one has none
     eval_note.markdown(f"- {md_text(t('cmp_eval_first', lang, move=top_pick['move'], e=float(top_pick['expected'])))}")
 
 if autoplay and step < last:
