@@ -363,9 +363,16 @@ STRINGS: dict[str, tuple[str, str]] = {
 def t(key: str, lang: str = DEFAULT, **fields: object) -> str:
     """The string ``key`` in ``lang`` (an unknown key shows itself, so gaps are visible); with
     ``n=1`` the key's ``<key>_one`` form is used where there is one (English singulars)."""
-    if fields.get("n") == 1 and key + "_one" in STRINGS:
+    return lookup(STRINGS, key, lang, **fields)
+
+
+def lookup(table: dict[str, tuple[str, str]], key: str, lang: str, **fields: object) -> str:
+    """``key`` of a (Turkish, English) string table in ``lang``, formatted with ``fields``; an
+    unknown key shows itself; with ``n=1`` the ``<key>_one`` form is used where there is one.
+    Every page's string table (review_data, pricing_words, record_words, ...) looks up through it."""
+    if fields.get("n") == 1 and key + "_one" in table:
         key += "_one"
-    pair = STRINGS.get(key)
+    pair = table.get(key)
     if pair is None:
         return key
     text = pair[1] if lang == "en" else pair[0]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .i18n import lookup
+
 STRINGS: dict[str, tuple[str, str]] = {
     "pw_kind_show": ("gösterge (O7)", "gösterge (O7)"),
     "pw_col_forced": ("Zorunlu", "Forced"),
@@ -37,13 +39,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 def t(key: str, lang: str, **fields: Any) -> str:
     """A pricing string in ``lang``; with ``n=1`` a ``<key>_one`` form is used where there is one."""
-    if fields.get("n") == 1 and key + "_one" in STRINGS:
-        key += "_one"
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)
 
 
 def cost_text(cost: float, ci: float | None, worlds: int, forced: str | None, lang: str) -> str:

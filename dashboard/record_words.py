@@ -3,6 +3,8 @@ terms (per, çift, okey, gösterge, işlemek, elden) stay Turkish in both."""
 
 from __future__ import annotations
 
+from .i18n import lookup
+
 STRINGS: dict[str, tuple[str, str]] = {
     "page_record": ("Kayıt", "Record"),
     "rec_title": ("Oynanan eli kaydet", "Record the hand you are playing"),
@@ -74,10 +76,4 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 def t(key: str, lang: str, **fields: object) -> str:
     """Recorder string ``key`` in ``lang`` (Turkish unless ``en``); ``n`` == 1 picks ``<key>_one``."""
-    if fields.get("n") == 1 and key + "_one" in STRINGS:
-        key = key + "_one"
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)

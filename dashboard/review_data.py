@@ -20,6 +20,7 @@ from analysis.review import SOLVER_VERSION
 from analysis.review.words import CATEGORY_NAME, DEFINITION
 
 from . import access, data, jobs
+from .i18n import lookup
 from .tiles_view import md_text
 
 # marks any font draws (DejaVu has them; no emoji font needed, issue 24): more dots, worse
@@ -128,13 +129,7 @@ def _tr(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
 
 def t(key: str, lang: str, **fields: object) -> str:
     """A Review/Practice string; with ``n=1`` a ``<key>_one`` form is used where there is one."""
-    if fields.get("n") == 1 and key + "_one" in STRINGS:
-        key += "_one"
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)
 
 
 def category(cat: str, lang: str) -> str:

@@ -3,6 +3,8 @@ first, English second; game terms stay Turkish in both."""
 
 from __future__ import annotations
 
+from .i18n import lookup
+
 STRINGS: dict[str, tuple[str, str]] = {
     "hidden_tiles": ("{n} gizli taş", "{n} hidden tiles"),
     "hidden_tiles_one": ("1 gizli taş", "1 hidden tile"),
@@ -20,10 +22,4 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 def t(key: str, lang: str, **fields: object) -> str:
     """Seat-view string ``key`` in ``lang`` (Turkish unless ``en``); ``n`` == 1 picks ``<key>_one``."""
-    if fields.get("n") == 1 and key + "_one" in STRINGS:
-        key = key + "_one"
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)
