@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Any
 
@@ -150,7 +151,8 @@ class Position:
     def value(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]] = (),
               tile: Tile | None = None) -> int:
         """The seat's hand score (its team's with partners) after the candidate in this world: a
-        draw, a take, a discard of ``tile``, or a placing whose ``events`` the engine applies."""
+        draw, a take, a discard of ``tile``, a placing whose ``events`` the engine applies, or an
+        O7 decision (``show``: its event, or none for not showing)."""
         racks, deck = world
         s = self.seat
         if kind == "place":
@@ -169,6 +171,18 @@ class Position:
                 return 0  # E3: nobody is scored
             racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
             out = play(base, racks, deck, MODE_DISCARD_POLICY)
+        elif kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
+            got = self._after.get(id(events))
+            if got is None:
+                st = self.state
+                if events:
+                    for ev in events:
+                        st = apply(st, ev)
+                else:  # the model shows a held twin at its turn's start; a seat that declined cannot
+                    st = replace(st, started=tuple(v or k == s for k, v in enumerate(st.started)))
+                got = (pack(st), b"", False, events)
+                self._after[id(events)] = got
+            out = play(got[0], racks, deck, MODE_PLAY)
         elif kind == "draw":
             out = play(self.base, racks, deck, MODE_DRAW)
         elif kind == "take":
