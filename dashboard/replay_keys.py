@@ -6,7 +6,9 @@ Why not button shortcuts: a key pressed while the page reruns reached a button t
 drawn again, and clicks that arrived during one rerun were merged into one (five presses 0.1 s
 apart moved two steps, issue 24). Here the browser keeps the step it last asked for and counts
 every press from it, so each press moves one step however long the rerun takes; a lost or merged
-message still carries the latest target.
+message still carries the latest target, and a run that ends on another step than the last one
+asked for asks again, by a timer (the last message itself can be lost while a run is being
+replaced, and then no run follows to notice it).
 """
 
 from __future__ import annotations
@@ -28,6 +30,19 @@ export default function(component) {
   if (K.pending !== null && (data.step === K.pending || Date.now() - K.at > 8000)) K.pending = null;
   if (K.pending === null) document.querySelectorAll('[data-testid="ist-step"]')
     .forEach((el) => el.removeAttribute('data-pending'));
+  if (!K.retry) {
+    // a trigger sent while a run is being replaced can be dropped, the last one too: while the
+    // page shows another step than the last one asked for, ask again (1.5 s, 3 s, 6 s later)
+    K.retry = () => {
+      K.timer = null;
+      const d = K.data;
+      if (K.pending === null || !d || d.game !== K.game || d.hand !== K.hand || d.step === K.pending) return;
+      if (K.tries >= 3) return;
+      K.tries += 1;
+      K.send('go', { step: K.pending, hand: K.hand, game: K.game });
+      K.timer = setTimeout(K.retry, 1500 * 2 ** K.tries);
+    };
+  }
   if (!K.handler) {
     K.handler = (e) => {
       const d = K.data;
@@ -50,9 +65,14 @@ export default function(component) {
       to = Math.max(0, Math.min(d.last, to));
       if (to === base) return;
       K.pending = to;
+      K.game = d.game;
+      K.hand = d.hand;
+      K.tries = 0;
       K.at = Date.now();
       document.querySelectorAll('[data-testid="ist-step"]').forEach((x) => x.setAttribute('data-pending', String(to)));
       K.send('go', { step: to, hand: d.hand, game: d.game });
+      if (K.timer) clearTimeout(K.timer);
+      K.timer = setTimeout(K.retry, 1500);
     };
     document.addEventListener('keydown', K.handler);
   }

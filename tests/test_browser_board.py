@@ -108,7 +108,12 @@ def test_five_arrow_presses_during_reruns_move_five_steps(site: dict[str, Any], 
         for _ in range(5):  # 0.1 s apart: most land while the page is still rerunning
             pg.keyboard.press("ArrowRight")
             pg.wait_for_timeout(100)
-        expect(step).to_have_attribute("data-step", "15", timeout=60_000)
+        try:
+            expect(step).to_have_attribute("data-step", "15", timeout=30_000)
+        except AssertionError:  # what the key component last asked for, tried and was drawn with
+            keys = pg.evaluate("JSON.stringify({pending: window.__istakaKeys.pending, tries: window.__istakaKeys.tries,"
+                               " renders: window.__istakaKeys.gen, step: window.__istakaKeys.data.step})")
+            raise AssertionError(f"the page did not reach step 15: {keys}") from None
         pg.wait_for_selector(IDLE, timeout=60_000)
         pg.wait_for_timeout(500)
         assert step.get_attribute("data-step") == "15"  # and no further
