@@ -20,7 +20,6 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from typing import Any
 
 import fuzz_gen
 import fuzz_sheets
@@ -271,49 +270,37 @@ def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeou
 MAX_RSS_MB = 400  # what one command may hold on a hostile file (a gzip bomb took 8 GB before issue 25)
 
 
+# Runs the command and writes its peak resident memory (KB) to the file named first. The
+# command is forked from this small process, not from pytest: Linux gives a forked child's
+# ru_maxrss at least its parent's resident size at the fork, several hundred MB for a pytest
+# process that has run the browser tests.
+_RSS_WRAPPER = """import resource, subprocess, sys
+code = subprocess.run(sys.argv[2:]).returncode
+open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(code)"""
+
+
 def run_rss(f: Findings, args: list[str], ok: tuple[int, ...], timeout: float = 120) -> tuple[bytes, int] | None:
     """:func:`run` that also measures the command's peak resident memory (MB); past MAX_RSS_MB
-    counts as a finding. None on a hang.
-
-    The peak is the command's own, from ``os.wait4`` on its pid: RUSAGE_CHILDREN's maximum also
-    takes in any other child this process happens to reap meanwhile (subprocess reaps leftover
-    children at every Popen), such as a test server of an earlier test."""
-    import threading
+    counts as a finding. None on a hang."""
+    import signal
+    import tempfile
 
     f.calls += 1
-    t_end = time.monotonic() + timeout
-    proc = subprocess.Popen(CLI + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    got: dict[str, bytes] = {}
-
-    def drain(name: str, fh: Any) -> None:
-        got[name] = fh.read()
-        fh.close()
-
-    readers = [threading.Thread(target=drain, args=(n, h), daemon=True)
-               for n, h in (("out", proc.stdout), ("err", proc.stderr))]
-    for t in readers:
-        t.start()
-    hung = False
-    while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > t_end:
-            hung = True
-            proc.kill()
-            _, status, usage = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.02)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    for t in readers:
-        t.join()
-    if hung:
-        f.hangs += 1
-        f.note(f"hang: {' '.join(a[:60] for a in args[:3])}")
-        return None
-    mb = usage.ru_maxrss // 1024
-    out, err = got.get("out", b""), got.get("err", b"")
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        with subprocess.Popen([sys.executable, "-c", _RSS_WRAPPER, rss.name, *CLI, *args], cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                              env=dict(os.environ, PYTHONUNBUFFERED="1")) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.communicate()
+                f.hangs += 1
+                f.note(f"hang: {' '.join(a[:60] for a in args[:3])}")
+                return None
+        kb = rss.read().strip()
+    mb = int(kb) // 1024 if kb.isdigit() else 0
     text = err.decode("utf-8", "replace")
     if "Traceback" in text:
         f.tracebacks += 1
