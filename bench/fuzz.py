@@ -34,6 +34,8 @@ def main() -> int:
     ap.add_argument("--sheets", type=int, default=0,
                     help="mutated score-sheet logs besides (default: mutations / 5; tests/fuzz_sheets.py)")
     ap.add_argument("--files", type=int, default=0, help="hostile files (default: mutations / 500, at least 16)")
+    ap.add_argument("--classes", help="only these mutation classes of tests/fuzz_gen.py CLASSES, comma-separated "
+                                      "(e.g. seat_view: 10,000 seat-view logs)")
     ap.add_argument("--first-seed", type=int, default=1000)
     ap.add_argument("--timeout", type=float, default=900, help="seconds per command before it counts as a hang")
     ap.add_argument("--keep", help="work in this directory and keep the files")
@@ -50,7 +52,8 @@ def main() -> int:
         work.mkdir(parents=True, exist_ok=True)
         for k in range(seeds):
             seed = args.first_seed + k
-            fuzz_check.check_logs(work, seed, per, per // 5, f=f, timeout=args.timeout, sheets=args.sheets // seeds)
+            fuzz_check.check_logs(work, seed, per, per // 5, f=f, timeout=args.timeout, sheets=args.sheets // seeds,
+                                  classes=args.classes.split(",") if args.classes else None)
             fuzz_check.check_solve(work, seed, -(-positions // seeds), f=f, timeout=args.timeout)
             fuzz_check.check_files(work, seed, -(-files // seeds), f=f, timeout=args.timeout)
             print(f"seed {seed}: {f.mutations} mutations, {f.positions} positions so far, "

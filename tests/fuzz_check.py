@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,12 +106,12 @@ def _complete_units(cut: bytes, units: list[tuple[str, fuzz_gen.Unit, str]]) -> 
 
 def check_logs(work: Path, seed: int, mutations: int, clean: int, files: int = 4, f: Findings | None = None,
                timeout: float = 300, max_events: int | None = None, damaged: int = 600,
-               sheets: int = 0) -> Findings:
+               sheets: int = 0, classes: Sequence[str] | None = None) -> Findings:
     """``damaged``: how many of the units also go into the two damaged gzip files; ``sheets``:
     mutated score sheets (tests/fuzz_sheets.py) among them, with a clean one per five."""
     f = f or Findings()
     t0 = time.perf_counter()
-    us = fuzz_gen.units(seed, mutations, clean, max_events=max_events)
+    us = fuzz_gen.units(seed, mutations, clean, max_events=max_events, classes=classes)
     us += fuzz_sheets.units(seed, sheets, sheets // 5)
     f.mutations += mutations + sheets
     alone = work / f"alone-{seed}"

@@ -17,7 +17,7 @@ import copy
 import gzip
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -361,12 +361,16 @@ def unit(rnd: random.Random, gid: str, kind: str | None, pool: list[list[Event]]
 
 
 def units(seed: int, mutations: int, clean: int = 0, prefix: str = "fz",
-          max_events: int | None = None) -> list[tuple[str, Unit, str]]:
-    """``mutations`` mutated units (the classes in turn) and ``clean`` unmutated ones, shuffled:
-    (game id, lines, class). ``max_events``: only sample hands this short (a faster run)."""
+          max_events: int | None = None, classes: Sequence[str] | None = None) -> list[tuple[str, Unit, str]]:
+    """``mutations`` mutated units (the classes in turn, or only ``classes``) and ``clean``
+    unmutated ones, shuffled: (game id, lines, class). ``max_events``: only sample hands this
+    short (a faster run)."""
     rnd = random.Random(seed)
     pool = [g for g in base_games() if max_events is None or len(g) <= max_events] or base_games()
-    kinds: list[str | None] = [k for k, _ in zip(_cycle(list(CLASSES)), range(mutations))]
+    unknown = sorted(set(classes or ()) - set(CLASSES))
+    if unknown:
+        raise ValueError(f"no mutation class {', '.join(unknown)}; the classes are {', '.join(CLASSES)}")
+    kinds: list[str | None] = [k for k, _ in zip(_cycle(list(classes or CLASSES)), range(mutations))]
     kinds += [None] * clean
     rnd.shuffle(kinds)
     out = []
