@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import deep_view, replay_keys
+from dashboard import deep_view, loss_graph, replay_keys
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
@@ -104,6 +104,8 @@ def _cur() -> int:
 
 if st.session_state.pop("_advance", False) and _cur() < last:
     st.session_state.step = _cur() + 1  # autoplay's next frame (set after the slider ran last time)
+if (_asked := loss_graph.pending_step()) is not None:  # a click on the loss graph (issue 24)
+    st.session_state.step = max(0, min(last, int(_asked)))
 
 turn_starts = [tn.start for tn in rp.turns(int(hand_no)) if tn.seat == seat_for_turns]
 
@@ -177,6 +179,7 @@ with board:
         st.dataframe(pd.DataFrame(score_rows(state, players, before, lang)), hide_index=True)
         st.markdown(f"**{game_rules.t('score_explained', lang)}**")
         st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
+    loss_graph.replay_chart(str(game), int(hand_no), step, players, lang)  # a click goes to that step
 
 with side:
     with st.container(horizontal=True, gap="small", key="rp_side_nav"):
