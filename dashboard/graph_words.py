@@ -29,7 +29,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lg_none_hand": ("Bu elin incelemesinde çizilecek karar yok.", "This hand's review has no decision to draw."),
     "lg_replay_title": ("Kayıp grafiği (bu el)", "Loss graph (this hand)"),
     # key moments (dashboard/moments_view.py)
-    "kmv_title": ("Önemli anlar: her oyuncunun en pahalı kararları",
+    "kmv_title": ("Önemli anlar: oyuncuların en pahalı kararları",
                   "Key moments: each player's costliest decisions"),
     "kmv_none": ("Maliyetli karar yok.", "No costly decision."),
     "kmv_open": ("El {hand} · adım {step} · {cost} puan", "Hand {hand} · step {step} · {cost} points"),

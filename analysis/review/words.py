@@ -127,7 +127,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "kept_opening": ("tutulsaydı açılış {v} puanda kalırdı (eşik {th})", "kept, the opening stayed at {v} (needs {th})"),
     "categories": ("Türler", "Categories"),
     "key_moments": ("Önemli anlar", "Key moments"),
-    "km_note": ("Her oyuncunun en pahalı 3–5 kararı, en pahalısı önce: ne kaybettirdi ve dersi.",
+    "km_note": ("Oyuncuların en pahalı 3–5 kararı, en pahalısı önce: ne kaybettirdi ve dersi.",
                 "Each player's 3–5 costliest decisions, the costliest first: what it lost and its lesson."),
     "km_none": ("maliyetli karar yok", "no costly decision"),
     "km_where": ("el {hand} · sıra {turn} · adım {step}", "hand {hand} · turn {turn} · step {step}"),
