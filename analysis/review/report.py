@@ -44,8 +44,10 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 .ev{display:inline-block;margin:2px 10px 2px 0}
 .lbl{font-size:12px;color:#555}.lesson{font-style:italic;margin:4px 0}
 tr.pl td{background:#fff3d6}
-.km{border:2px solid #333;border-radius:6px;padding:8px 12px;margin:10px 0;background:#fff}
-.km h3{font-size:15px;margin:6px 0 2px 0}.km ol{margin:2px 0 6px 0;padding-left:22px}.km li{margin:3px 0}
+.km{border:2px solid #333;border-radius:6px;padding:2px 10px 4px 10px;margin:8px 0;background:#fff}
+.km h2{margin-top:4px;font-size:16px}.km .kmg{display:grid;grid-template-columns:1fr 1fr;gap:0 16px}
+.km h3{font-size:13px;margin:2px 0 0 0}.km ol{margin:0 0 2px 0;padding-left:18px;font-size:12px;line-height:1.3}
+.km li{margin:1px 0}
 details.dd{margin:3px 0}details.dd summary{cursor:pointer;font-size:13px}details.z{margin:6px 0;color:#555}
 """
 
@@ -359,12 +361,12 @@ def anchor_id(ord: int, turn: int, kind: str) -> str:
 def moments_html(per_seat: Sequence[Sequence[Moment]], lang: str = "en") -> str:
     """The report's opening section: each player's key moments (:mod:`.moments`), costliest first,
     each with its cost, where it was, its lesson and a link down to the decision written out."""
-    parts = [f'<section class="km" id="key-moments"><h2>{esc(word("key_moments", lang))}</h2>'
-             f'<p class="lbl">{esc(word("km_note", lang))}</p>']
+    parts = [f'<section class="km" id="key-moments"><h2>{esc(word("key_moments", lang))} '
+             f'<span class="lbl">{esc(word("km_note", lang))}</span></h2><div class="kmg">']
     for seat, ms in enumerate(per_seat):
         if not ms:
             continue
-        parts.append(f'<h3>{esc(ms[0].player)}</h3><ol data-seat="{seat}">')
+        parts.append(f'<div><h3>{esc(ms[0].player)}</h3><ol data-seat="{seat}">')
         for m in ms:
             sev = m.severity
             badge = (f'<span class="sev" style="background:{SEVERITY_COLOUR[sev]}">'
@@ -374,10 +376,10 @@ def moments_html(per_seat: Sequence[Sequence[Moment]], lang: str = "en") -> str:
                          f'<b>{esc(word("points", lang, n=f"{m.cost:.0f}"))}</b> · {esc(where)} — '
                          f'{esc(m.lesson)} <a href="#{anchor_id(m.ord, m.turn, m.kind)}">'
                          f'{esc(word("km_open", lang))}</a></li>')
-        parts.append("</ol>")
+        parts.append("</ol></div>")
     if len(parts) == 1:
         parts.append(f'<p>{esc(word("km_none", lang))}</p>')
-    return "".join(parts) + "</section>"
+    return "".join(parts) + "</div></section>"
 
 
 def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0) -> str:
