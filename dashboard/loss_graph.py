@@ -33,10 +33,10 @@ def points(gr: GameReview) -> pd.DataFrame:
     """One row per point of the graph: ``seat``, ``player``, ``ord`` (the hand's place in the
     game), ``hand``, ``turn``, ``step`` (where it is drawn), ``target`` (the step a click opens),
     ``y`` (deep: the expected hand score of the move played; quick: the seat's cost so far in the
-    hand), ``cost`` (what this decision or turn lost) and ``move`` (what was played, as stored)."""
+    game, :func:`within_hand` for one hand), ``cost`` (what this decision or turn lost) and ``move`` (what was played, as stored)."""
     rows: list[dict[str, Any]] = []
+    so_far = [0.0] * 4
     for h in gr.hands:
-        so_far = [0.0] * 4
         for d in sorted(h.decisions, key=lambda d: d.turn):
             name = gr.players[d.seat] if d.seat < len(gr.players) else f"#{d.seat}"
             if gr.depth == "deep":
@@ -52,6 +52,15 @@ def points(gr: GameReview) -> pd.DataFrame:
                              "step": d.start, "target": target, "y": so_far[d.seat], "cost": float(d.cost),
                              "move": str(d.choice)})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def within_hand(depth: str, pts: pd.DataFrame) -> pd.DataFrame:
+    """One hand's points with a quick review's cost counted from the hand's start."""
+    if depth == "deep" or not len(pts):
+        return pts
+    out = pts.copy()
+    out["y"] = out.groupby("seat")["cost"].cumsum()
+    return out
 
 
 def _read(game: str) -> GameReview | None:
@@ -153,7 +162,7 @@ def review_chart(game: str, players: Sequence[str], lang: str, hand: int | None 
         return
     depth, pts = got
     if hand:
-        pts = pts[pts["hand"] == hand]
+        pts = within_hand(depth, pts[pts["hand"] == hand])
     st.subheader(t("lg_title_deep" if depth == "deep" else "lg_title_quick", lang))
     if not len(pts):
         st.caption(t("lg_none_hand" if hand else "lg_none", lang))
@@ -185,7 +194,7 @@ def replay_chart(game: str, hand: int, step: int, players: Sequence[str], lang: 
     if got is None:
         return
     depth, pts = got
-    pts = pts[pts["hand"] == hand]
+    pts = within_hand(depth, pts[pts["hand"] == hand])
     if not len(pts):
         return
     with st.expander(t("lg_replay_title", lang), expanded=True):
@@ -205,4 +214,4 @@ def replay_chart(game: str, hand: int, step: int, players: Sequence[str], lang: 
         st.rerun()
 
 
-__all__ = ["clicked", "figure", "game_points", "pending_step", "points", "replay_chart", "review_chart"]
+__all__ = ["clicked", "figure", "game_points", "pending_step", "points", "replay_chart", "review_chart", "within_hand"]

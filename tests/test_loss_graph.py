@@ -78,14 +78,20 @@ def _select(at: AppTest, key: str, point: list[int]) -> AppTest:
 # ---- the points ------------------------------------------------------------------------------
 
 def test_points_of_a_quick_review_are_each_seats_cost_so_far_turn_by_turn() -> None:
-    h = HandReview(1, 1, "finish")
-    for turn, (seat, cost) in enumerate([(0, 0), (1, 12), (0, 30), (1, 0), (0, 5)]):
-        ms = [Mistake("missed_layoff", seat, cost, 10 * turn + 2, 1)] if cost else []
-        h.decisions.append(Decision(1, 1, seat, turn, 10 * turn, 10 * turn + 3, 1, "draw", None, False, {}, {}, 0, 0,
-                                    ms))
-    pts = loss_graph.points(GameReview("g", "101", ["a", "b", "c", "d"], [h]))
-    assert list(pts[pts["seat"] == 0]["y"]) == [0, 30, 35] and list(pts[pts["seat"] == 1]["y"]) == [12, 12]
-    assert list(pts["target"]) == [0, 12, 22, 30, 42]  # a costly turn opens at its finding's step
+    hands = []
+    for o in (1, 2):
+        h = HandReview(o, o, "finish")
+        for turn, (seat, cost) in enumerate([(0, 0), (1, 12), (0, 30), (1, 0), (0, 5)]):
+            ms = [Mistake("missed_layoff", seat, cost, 10 * turn + 2, 1)] if cost else []
+            h.decisions.append(Decision(o, o, seat, turn, 10 * turn, 10 * turn + 3, 1, "draw", None, False, {}, {},
+                                        0, 0, ms))
+        hands.append(h)
+    pts = loss_graph.points(GameReview("g", "101", ["a", "b", "c", "d"], hands))
+    assert list(pts[pts["seat"] == 0]["y"]) == [0, 30, 35, 35, 65, 70]  # over the whole game
+    assert list(pts[pts["seat"] == 1]["y"]) == [12, 12, 24, 24]
+    assert list(pts["target"])[:5] == [0, 12, 22, 30, 42]  # a costly turn opens at its finding's step
+    one = loss_graph.within_hand("quick", pts[pts["hand"] == 2])  # one hand: from its start
+    assert list(one[one["seat"] == 0]["y"]) == [0, 30, 35] and list(one[one["seat"] == 1]["y"]) == [12, 12]
 
 
 def test_points_of_a_deep_review_are_the_expected_score_of_each_move_played() -> None:
