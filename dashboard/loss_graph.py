@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from analysis import store
@@ -86,43 +85,65 @@ def _colours(players: Sequence[str]) -> list[str]:
     return [known.get(str(p), SEAT_COLOURS[i]) for i, p in enumerate(players)]
 
 
+def _vline(x: float, colour: str, width: float, dash: str, text: str, left: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A vertical line over the whole plot and its label at the top (plotly's add_vline, as data)."""
+    shape = {"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
+             "line": {"color": colour, "width": width, "dash": dash}}
+    note = {"x": x, "xref": "x", "y": 1, "yref": "paper", "text": text, "showarrow": False,
+            "xanchor": "right" if left else "left", "yanchor": "bottom", "font": {"size": 10}}
+    return shape, note
+
+
 def figure(depth: str, pts: pd.DataFrame, players: Sequence[str], lang: str, *,
-           offsets: dict[int, int] | None = None, now: int | None = None) -> go.Figure:
-    """The chart: a line per seat (its own colour, marker and dash), markers sized by the cost.
-    ``offsets``: ord -> the step the hand starts at on the x axis (the whole game; hand starts
-    are marked); ``now``: the current step, marked with a vertical line. Each point carries
-    ``customdata`` = [hand, target step, seat] for a click."""
-    fig = go.Figure()
+           offsets: dict[int, int] | None = None, now: int | None = None) -> dict[str, Any]:
+    """The chart as a plotly figure dict: a line per seat (its own colour, marker and dash),
+    markers sized by the cost. ``offsets``: ord -> the step the hand starts at on the x axis (the
+    whole game; hand starts are marked); ``now``: the current step, marked with a vertical line.
+    Each point carries ``customdata`` = [hand, target step, seat] for a click. A dict, not a
+    ``go.Figure``: building and validating one took ~0.1 s a Replay step."""
     colours = _colours(players)
     key = "lg_hover_deep" if depth == "deep" else "lg_hover_quick"
+    traces: list[dict[str, Any]] = []
+    by_seat: dict[int, list[dict[str, Any]]] = {}
+    for r in pts.to_dict("records"):  # plain rows: pandas' per-seat selections cost more than the chart
+        by_seat.setdefault(int(r["seat"]), []).append(r)
     for seat in range(4):
-        df = pts[pts["seat"] == seat]
-        if not len(df):
+        rows = by_seat.get(seat, [])
+        if not rows:
             continue
-        xs = [int(s) + (offsets or {}).get(int(o), 0) for o, s in zip(df["ord"], df["step"])]
-        hover = [t(key, lang, player=esc(players[seat]), hand=int(h), step=int(s), y=f"{y:.0f}", cost=f"{c:.0f}",
-                   move=esc(m)) for h, s, y, c, m in zip(df["hand"], df["target"], df["y"], df["cost"], df["move"])]
-        fig.add_trace(go.Scatter(
-            x=xs, y=[float(y) for y in df["y"]], mode="lines+markers", name=esc(players[seat]),
-            line={"color": colours[seat], "dash": DASHES[seat], "width": 1.5, "shape": "hv" if depth != "deep" else "linear"},
-            marker={"symbol": SYMBOLS[seat], "color": colours[seat], "line": {"width": 1, "color": "#222"},
-                    "size": [7 + min(float(c), 150.0) / 10 for c in df["cost"]]},
-            customdata=[[int(h), int(s), seat] for h, s in zip(df["hand"], df["target"])],
-            hovertext=hover, hoverinfo="text"))
+        name = esc(players[seat])
+        traces.append({
+            "type": "scatter", "mode": "lines+markers", "name": name,
+            "x": [int(r["step"]) + (offsets or {}).get(int(r["ord"]), 0) for r in rows],
+            "y": [float(r["y"]) for r in rows],
+            "line": {"color": colours[seat], "dash": DASHES[seat], "width": 1.5,
+                     "shape": "linear" if depth == "deep" else "hv"},
+            "marker": {"symbol": SYMBOLS[seat], "color": colours[seat], "line": {"width": 1, "color": "#222"},
+                       "size": [7 + min(float(r["cost"]), 150.0) / 10 for r in rows]},
+            "customdata": [[int(r["hand"]), int(r["target"]), seat] for r in rows],
+            "hovertext": [t(key, lang, player=name, hand=int(r["hand"]), step=int(r["target"]), y=f'{r["y"]:.0f}',
+                            cost=f'{r["cost"]:.0f}', move=esc(r["move"])) for r in rows],
+            "hoverinfo": "text"})
+    shapes: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
     if offsets and len(offsets) > 1:
         hands = dict(zip(pts["ord"], pts["hand"]))
         for o, x0 in sorted(offsets.items()):
             if o in hands:
-                fig.add_vline(x=x0, line={"color": "#999", "dash": "dot", "width": 1},
-                              annotation_text=t("lg_hand", lang, n=int(hands[o])), annotation_position="top left")
+                sh, an = _vline(x0, "#999", 1, "dot", t("lg_hand", lang, n=int(hands[o])), left=False)
+                shapes.append(sh)
+                notes.append(an)
     if now is not None:
-        fig.add_vline(x=now, line={"color": "#ffb300", "width": 2}, annotation_text=t("lg_now", lang),
-                      annotation_position="top right")
+        sh, an = _vline(now, "#ffb300", 2, "solid", t("lg_now", lang), left=False)
+        shapes.append(sh)
+        notes.append(an)
     axis_x = t("lg_axis_game" if offsets and len(offsets) > 1 else "lg_axis_step", lang)
-    fig.update_layout(height=300, margin={"l": 50, "r": 10, "t": 30, "b": 40}, clickmode="event+select",
-                      xaxis_title=axis_x, yaxis_title=t("lg_axis_deep" if depth == "deep" else "lg_axis_quick", lang),
-                      legend={"orientation": "h", "y": -0.3}, hovermode="closest", dragmode=False)
-    return fig
+    axis_y = t("lg_axis_deep" if depth == "deep" else "lg_axis_quick", lang)
+    layout = {"height": 300, "margin": {"l": 50, "r": 10, "t": 30, "b": 40}, "clickmode": "event+select",
+              "xaxis": {"title": {"text": axis_x}}, "yaxis": {"title": {"text": axis_y}},
+              "legend": {"orientation": "h", "y": -0.3}, "hovermode": "closest", "dragmode": False,
+              "shapes": shapes, "annotations": notes}
+    return {"data": traces, "layout": layout}
 
 
 def clicked(event: Any) -> tuple[int, int, int] | None:
@@ -200,7 +221,7 @@ def replay_chart(game: str, hand: int, step: int, players: Sequence[str], lang: 
     with st.expander(t("lg_replay_title", lang), expanded=True):
         st.caption(t("lg_help_replay", lang))
         fig = figure(depth, pts, players, lang, now=step)
-        fig.update_layout(height=240, title=None)
+        fig["layout"]["height"] = 240
         event = st.plotly_chart(fig, key="lg_replay", on_select="rerun", selection_mode="points",
                                 config={"displayModeBar": False})
     # the chart's figure marks the current step, so a new step draws a new chart with no point

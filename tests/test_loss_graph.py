@@ -100,10 +100,13 @@ def test_points_of_a_deep_review_are_the_expected_score_of_each_move_played() ->
     h.decisions.append(Decision(1, 2, 3, 0, 4, 6, 1, "draw", None, False, {}, {}, 0, 0, [], cs))
     pts = loss_graph.points(GameReview("g", "101", ["a", "b", "c", "d"], [h], depth="deep"))
     assert list(pts["y"]) == [61.5, 70] and list(pts["cost"]) == [0, 18] and list(pts["step"]) == [4, 5]
-    fig = loss_graph.figure("deep", pts, ["a", "b", "c", "d"], "en", now=5)
+    import plotly.graph_objects as go
+
+    fig = go.Figure(loss_graph.figure("deep", pts, ["a", "b", "c", "d"], "en", now=5))  # a valid figure
     assert [list(x) for x in fig.data[0].customdata] == [[2, 4, 3], [2, 5, 3]]
     assert fig.data[0].marker.symbol == "triangle-up"  # seats differ by marker and dash, not colour alone
     assert fig.layout.yaxis.title.text.startswith("expected hand score")
+    assert fig.layout.shapes[0].x0 == 5 and fig.layout.annotations[0].text == "now"
 
 
 def test_a_click_is_read_from_the_point_it_picked() -> None:
