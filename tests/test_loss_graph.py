@@ -205,6 +205,19 @@ def test_a_better_tile_from_the_review_is_marked_with_its_own_outline_and_title(
     assert tiles == [Tile.parse("B13")] and melds == {}
 
 
+def test_a_deep_reviews_better_line_marks_its_tile_and_its_lay_off_meld_and_a_free_decision_none() -> None:
+    best = [{"type": "layoff", "seat": 1, "meld": 3, "tiles": ["K9"]}, {"type": "discard", "seat": 1, "tile": "Y2"}]
+    costly = Choice("place", 6, 1, "wait", "layoff", 80, 60, 1, 20,
+                    [{"move": "layoff", "expected": 60, "se": 1, "n": 40, "events": best}], [], "worse_placing",
+                    None, 40)
+    free = Choice("discard", 8, 1, "R1", "R1", 50, 50, 1, 0,
+                  [{"move": "R5", "expected": 50, "se": 1, "n": 40, "events": [{"type": "discard", "tile": "R5"}]}])
+    d = Decision(1, 1, 1, 3, 5, 9, 1, "draw", None, True, {}, {}, 0, 0, [], [costly, free])
+    assert board_marks.better_marks(d, 5) == ([Tile.parse("K9"), Tile.parse("Y2")], {3: "better"})
+    assert board_marks.better_marks(d, 7) == ([], {})  # past the costly decision; the free one marks nothing
+    assert board_marks.better_marks(None, 5) == ([], {})
+
+
 def _fake(events: list[dict[str, Any]], finisher: int) -> list[Any]:
     final = SimpleNamespace(result="finish", finisher=finisher, over=True)
     other = SimpleNamespace(result=None, finisher=None, over=False)
