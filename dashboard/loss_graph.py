@@ -32,7 +32,8 @@ def points(gr: GameReview) -> pd.DataFrame:
     """One row per point of the graph: ``seat``, ``player``, ``ord`` (the hand's place in the
     game), ``hand``, ``turn``, ``step`` (where it is drawn), ``target`` (the step a click opens),
     ``y`` (deep: the expected hand score of the move played; quick: the seat's cost so far in the
-    game, :func:`within_hand` for one hand), ``cost`` (what this decision or turn lost) and ``move`` (what was played, as stored)."""
+    game, :func:`within_hand` for one hand), ``cost`` (what this decision or turn lost) and
+    ``move`` (what was played, as stored)."""
     rows: list[dict[str, Any]] = []
     so_far = [0.0] * 4
     for h in gr.hands:
@@ -85,7 +86,8 @@ def _colours(players: Sequence[str]) -> list[str]:
     return [known.get(str(p), SEAT_COLOURS[i]) for i, p in enumerate(players)]
 
 
-def _vline(x: float, colour: str, width: float, dash: str, text: str, left: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+def _vline(x: float, colour: str, width: float, dash: str, text: str,
+           left: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """A vertical line over the whole plot and its label at the top (plotly's add_vline, as data)."""
     shape = {"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
              "line": {"color": colour, "width": width, "dash": dash}}
