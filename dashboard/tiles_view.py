@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from analysis.game import HandState, TableMeld
 from analysis.game import COLOURS, HIDDEN, Placed, Tile
 
+from .graph_words import t as gw
 from .i18n import t as tr
 from .rule_links import link_rules_html
 from .seatview_words import t as sv
@@ -45,6 +47,17 @@ CSS = """
   border-color:#5b3518}
 .ist-tile.hl{outline:3px solid #29b6f6;outline-offset:0}
 .ist-tile.dim{opacity:.55}
+/* on-board marks (issue 24): an outline of its own style and a small tag, never colour alone */
+.ist-tile.mk-played{outline:3px solid #0d47a1;outline-offset:1px}
+.ist-tile.mk-better{outline:3px dashed #1b5e20;outline-offset:1px}
+.ist-tile.mk-fed{outline:4px double #6a1b9a;outline-offset:1px}
+.ist-tile .mk-tag{position:absolute;top:-8px;left:-6px;font:700 10px/12px sans-serif;background:#fff;color:#000;
+  border:1px solid #000;border-radius:6px;padding:0 2px;z-index:1}
+.ist-meld.mk-layoff{outline:3px solid #ffeb3b;outline-offset:1px}
+.ist-meld.mk-better{outline:3px dashed #b9f6ca;outline-offset:1px}
+.ist-meld .mk-meld-tag{font:700 10px sans-serif;background:#fff;color:#000;border-radius:4px;padding:0 3px;
+  margin-left:4px}
+.ist-center .mk-fed-note{margin-top:4px;font-size:11px}
 .ist-rack{display:flex;flex-wrap:wrap;gap:0;padding:4px 4px 6px 4px;border-radius:4px;
   background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;min-height:48px}
 .ist-table{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2fr) minmax(0,1fr);max-width:100%;
@@ -119,9 +132,37 @@ def md_text(text: object) -> str:
     return _MD_START.sub(lambda m: m.group(1) + m.group(2) + "\\" + m.group(3), out, count=1)
 
 
+MARK_TAG = {"played": "▲", "better": "★", "fed": "⚑"}  # the tag a marked tile wears (legend: mk_legend)
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What the board marks at one step (issue 24 item 9; made by :mod:`dashboard.board_marks`):
+    on ``seat``'s rack the tiles ``played`` from it in the rest of the turn and the ``better``
+    ones by the review; ``melds``: table meld index -> ``layoff`` (this turn's lay-off goes
+    there) or ``better`` (the better line's does); ``fed``: (seat, tile) of the discard that fed
+    the hand's finish, marked on that seat's discards while it lies there; ``fed_note``: also
+    said in the centre (the finishing turn and after)."""
+
+    seat: int | None = None
+    played: tuple[Tile, ...] = ()
+    better: tuple[Tile, ...] = ()
+    melds: dict[int, str] = field(default_factory=dict)
+    fed: tuple[int, Tile] | None = None
+    fed_note: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.played or self.better or self.melds or self.fed)
+
+
+def _mark_title(kind: str, tile: Tile, lang: str) -> str:
+    return gw(f"mk_{kind}_title", lang, tile=str(tile))
+
+
 def tile_html(tile: Tile, okey: Tile | None = None, *, small: bool = False, stands_for: Tile | None = None,
-              classes: str = "") -> str:
-    """One physical tile; ``stands_for`` labels a wild tile (okey or shown twin) with its face."""
+              classes: str = "", mark: tuple[str, str] | None = None) -> str:
+    """One physical tile; ``stands_for`` labels a wild tile (okey or shown twin) with its face;
+    ``mark``: (played, better or fed; the words of its title), drawn as an outline and a tag."""
     cls = ["ist-tile"]
     if small:
         cls.append("sm")
@@ -150,7 +191,13 @@ def tile_html(tile: Tile, okey: Tile | None = None, *, small: bool = False, stan
             title += f" = {stands_for}"
         else:
             body += f'<span class="dot" style="color:{colour}"></span>'
-    return f'<span class="{" ".join(cls)}" title="{esc(title)}" data-tile="{tile}">{body}</span>'
+    extra = ""
+    if mark is not None:
+        cls.append(f"mk-{mark[0]}")
+        title += f" — {mark[1]}"
+        body += f'<span class="mk-tag" aria-hidden="true">{MARK_TAG.get(mark[0], "•")}</span>'
+        extra = f' data-mark="{esc(mark[0])}"'
+    return f'<span class="{" ".join(cls)}" title="{esc(title)}" data-tile="{tile}"{extra}>{body}</span>'
 
 
 def placed_html(p: Placed, okey: Tile, *, small: bool = False) -> str:
@@ -165,17 +212,22 @@ def sort_key(tile: Tile) -> tuple[int, int]:
 
 
 def rack_html(tiles: Iterable[Tile], okey: Tile | None = None, *, sort: bool = True, small: bool = False,
-              highlight: Sequence[Tile] = ()) -> str:
-    """A wooden rack (ıstaka) holding tiles, by colour then number unless ``sort`` is false."""
+              highlight: Sequence[Tile] = (), marked: Sequence[tuple[Tile, str, str]] = ()) -> str:
+    """A wooden rack (ıstaka) holding tiles, by colour then number unless ``sort`` is false;
+    ``marked``: (tile, kind, title) marks, each on one copy of its tile (:class:`Marks`)."""
     ts = sorted(tiles, key=sort_key) if sort else list(tiles)
     marks = list(highlight)
+    todo = list(marked)
     parts = []
     for x in ts:
         cls = ""
         if x in marks:
             marks.remove(x)
             cls = "hl"
-        parts.append(tile_html(x, okey, small=small, classes=cls))
+        mk = next((m for m in todo if m[0] == x), None)
+        if mk is not None:
+            todo.remove(mk)
+        parts.append(tile_html(x, okey, small=small, classes=cls, mark=None if mk is None else (mk[1], mk[2])))
     return f'<div class="ist-rack">{"".join(parts)}</div>'
 
 
@@ -199,14 +251,24 @@ def notation_row(items: Iterable[str], okey: Tile, *, small: bool = False) -> st
     return "".join(out)
 
 
-def meld_html(m: TableMeld, owner: str, okey: Tile, *, small: bool = False) -> str:
+def meld_html(m: TableMeld, owner: str, okey: Tile, *, small: bool = False, mark: str | None = None,
+              lang: str = "tr") -> str:
+    """A table meld; ``mark``: ``layoff`` (this turn's lay-off goes here) or ``better`` (the
+    review's better line lays off here), an outline and a tag in words."""
     tiles = "".join(placed_html(p, okey, small=small) for p in m.tiles)
     kind = {"run": "per", "group": "per", "pair": "çift"}.get(m.kind, m.kind)
-    return (f'<span class="ist-meld" data-meld="{m.index}"><div class="own">#{m.index} {esc(kind)} · '
-            f'{esc(owner)} · {m.value}</div>{tiles}</span>')
+    cls, tag, extra = "ist-meld", "", ""
+    if mark in ("layoff", "better"):
+        key = "mk_layoff" if mark == "layoff" else "mk_layoff_better"
+        cls += f" mk-{mark}"
+        tag = f'<span class="mk-meld-tag">→ {esc(gw(key, lang))}</span>'
+        extra = f' data-mark="{mark}" title="{esc(gw(key + "_title", lang, m=m.index))}"'
+    return (f'<span class="{cls}" data-meld="{m.index}"{extra}><div class="own">#{m.index} {esc(kind)} · '
+            f'{esc(owner)} · {m.value}{tag}</div>{tiles}</span>')
 
 
-def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int | None = None) -> str:
+def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int | None = None,
+              marks: Marks | None = None) -> str:
     """One seat's panel: name, opening badge, thresholds, penalties, score, rack, discards."""
     okey = state.okey
     tomove = (not state.over) and state.turn == seat
@@ -231,11 +293,15 @@ def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int |
     discards = state.discards[seat]
     small = seat in (1, 3)
     pile = tiles_row(discards, okey, small=True) if discards else "—"
+    if marks is not None and marks.fed is not None and marks.fed[0] == seat and discards \
+            and discards[-1] == marks.fed[1]:  # the discard that fed the finish, on top of the pile
+        fed = tile_html(discards[-1], okey, small=True, mark=("fed", _mark_title("fed", discards[-1], lang)))
+        pile = tiles_row(discards[:-1], okey, small=True) + fed
     return (f'<div class="ist-seat{" tomove" if tomove else ""}" style="grid-area:{SEAT_AREA[seat]}" '
             f'data-seat="{seat}"><div class="hdr"><span class="name">{esc(name)}</span>'
             f'<span class="meta">#{seat}</span>{"".join(badges)}</div>'
             f'<div class="meta">{" · ".join(meta)}</div>'
-            f'{_rack(state, seat, okey, small, lang)}'
+            f'{_rack(state, seat, okey, small, lang, marks)}'
             f'<div class="ist-discards">{esc(tr("discards", lang))}: {pile}</div></div>')
 
 
@@ -252,17 +318,22 @@ def hidden_rack(count: int, lang: str, *, small: bool = False, known: Iterable[T
             f' data-hidden="{count}">{faces}{backs}<span class="lbl" data-hidden-count="{count}">{words}</span></div>')
 
 
-def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str) -> str:
+def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str, marks: Marks | None = None) -> str:
     rack = state.racks[seat]
     n = sum(1 for x in rack if x is HIDDEN)
     if not n:
-        return rack_html(rack, okey, small=small)
+        marked: list[tuple[Tile, str, str]] = []
+        if marks is not None and marks.seat == seat:
+            marked = [(x, "played", _mark_title("played", x, lang)) for x in marks.played]
+            marked += [(x, "better", _mark_title("better", x, lang)) for x in marks.better if x not in marks.played]
+        return rack_html(rack, okey, small=small, marked=marked)
     return hidden_rack(n, lang, small=small, known=[x for x in rack if x is not HIDDEN], okey=okey)
 
 
 def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
-               totals: Sequence[int] | None = None) -> str:
-    """The whole table: four seats around the centre (gösterge, okey, deck, table melds)."""
+               totals: Sequence[int] | None = None, marks: Marks | None = None) -> str:
+    """The whole table: four seats around the centre (gösterge, okey, deck, table melds);
+    ``marks``: what this step marks on the board (:class:`Marks`)."""
     okey = state.okey
     names = list(players) + [f"#{i}" for i in range(len(players), 4)]
     centre = [
@@ -276,9 +347,15 @@ def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
     ]
     melds = [m for m in state.table if m is not None]
     if melds:
-        centre += [meld_html(m, names[m.owner], okey, small=True) for m in melds]
+        centre += [meld_html(m, names[m.owner], okey, small=True, lang=lang,
+                             mark=None if marks is None else marks.melds.get(m.index)) for m in melds]
     else:
         centre.append(f'<div class="lbl">{esc(tr("no_melds", lang))}</div>')
+    if marks is not None and marks.fed is not None and marks.fed_note:
+        who, tile = marks.fed
+        centre.append(f'<div class="mk-fed-note" data-fed="{tile}">{esc(gw("mk_fed_centre", lang, name=names[who]))} '
+                      f'{tile_html(tile, okey, small=True, mark=("fed", _mark_title("fed", tile, lang)))}</div>')
     centre.append("</div>")
-    seats = [seat_html(state, s, names[s], lang, total=None if totals is None else totals[s]) for s in range(4)]
+    seats = [seat_html(state, s, names[s], lang, total=None if totals is None else totals[s], marks=marks)
+             for s in range(4)]
     return f'<div class="ist-table">{"".join(seats)}{"".join(centre)}</div>'

@@ -19,6 +19,7 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from .lesson import describe, hand_expected, sentence
+from .moments import Moment, key_moments
 from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
 
@@ -43,6 +44,10 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;paddin
 .ev{display:inline-block;margin:2px 10px 2px 0}
 .lbl{font-size:12px;color:#555}.lesson{font-style:italic;margin:4px 0}
 tr.pl td{background:#fff3d6}
+.km{border:2px solid #333;border-radius:6px;padding:2px 10px 4px 10px;margin:8px 0;background:#fff}
+.km h2{margin-top:4px;font-size:16px}.km .kmg{display:grid;grid-template-columns:1fr 1fr;gap:0 16px}
+.km h3{font-size:13px;margin:2px 0 0 0}.km ol{margin:0 0 2px 0;padding-left:18px;font-size:12px;line-height:1.3}
+.km li{margin:1px 0}
 details.dd{margin:3px 0}details.dd summary{cursor:pointer;font-size:13px}details.z{margin:6px 0;color:#555}
 """
 
@@ -248,10 +253,11 @@ def _badge(m: Mistake, lang: str) -> str:
     return f'<span class="sev" style="background:{SEVERITY_COLOUR[m.severity]}">{esc(sev)}</span>'
 
 
-def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Decision, lang: str) -> str:
+def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Decision, lang: str,
+                  anchor: str = "") -> str:
     detail = detail_html(m, state.okey, lang)
     extra = f' · {esc(word("d_okeys_kept", lang))}' if d.played.get("okeys_kept") else ""
-    return (f'<div class="m" data-category="{esc(m.category)}">{_badge(m, lang)} '
+    return (f'<div class="m" data-category="{esc(m.category)}"{anchor}>{_badge(m, lang)} '
             f'<b>{esc(category_name(m.category, lang))}</b> — {esc(players[m.seat])} · '
             f'{esc(word("turn", lang, n=d.turn + 1))} · {esc(word("cost", lang))} '
             f'<b>{esc(word("points", lang, n=m.cost))}</b> · '
@@ -295,7 +301,8 @@ def _quiet_line(c: Choice, d: Decision, players: Sequence[str], lang: str) -> st
     collapsed list: who, which decision, what was played, its cost, forced or not."""
     what = describe(c.played_events, c.played, lang)
     tag = esc(word("forced", lang)) if c.forced else esc(word("points", lang, n=_pm(c, c.cost) if c.cost > 0 else 0))
-    return (f'<li data-kind="{esc(c.kind)}">{esc(word("turn", lang, n=d.turn + 1))} · {esc(players[d.seat])} · '
+    return (f'<li data-kind="{esc(c.kind)}" id="{anchor_id(d.ord, d.turn, c.kind)}">'
+            f'{esc(word("turn", lang, n=d.turn + 1))} · {esc(players[d.seat])} · '
             f'{esc(word("k_" + c.kind, lang))}: {esc(what)} · {tag}</li>')
 
 
@@ -326,7 +333,8 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
                 sev = severity(round(c.cost))
                 badge = (f'<span class="sev" style="background:{SEVERITY_COLOUR[sev]}">'
                          f'{esc(SEVERITY_WORD[sev][0 if lang == "tr" else 1])}</span>')
-                out.append(f'<details class="dd"><summary>{badge} {esc(word("turn", lang, n=d.turn + 1))} · '
+                out.append(f'<details class="dd" id="{anchor_id(d.ord, d.turn, c.kind)}"><summary>{badge} '
+                           f'{esc(word("turn", lang, n=d.turn + 1))} · '
                            f'{esc(players[d.seat])} · <b>{esc(word("points", lang, n=_pm(c, c.cost)))}</b> — '
                            f'{esc(sentence(c, lang))}</summary>{_choice_html(c, d, okey, players, lang)}</details>')
             else:  # collapsed: an 11-hand report stays a few screens long (issue 21)
@@ -345,6 +353,35 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
     return out
 
 
+def anchor_id(ord: int, turn: int, kind: str) -> str:
+    """The id of a decision written in the report, that a key moment links to."""
+    return f"d-{ord}-{turn}-{kind}"
+
+
+def moments_html(per_seat: Sequence[Sequence[Moment]], lang: str = "en") -> str:
+    """The report's opening section: each player's key moments (:mod:`.moments`), costliest first,
+    each with its cost, where it was, its lesson and a link down to the decision written out."""
+    parts = [f'<section class="km" id="key-moments"><h2>{esc(word("key_moments", lang))} '
+             f'<span class="lbl">{esc(word("km_note", lang))}</span></h2><div class="kmg">']
+    for seat, ms in enumerate(per_seat):
+        if not ms:
+            continue
+        parts.append(f'<div><h3>{esc(ms[0].player)}</h3><ol data-seat="{seat}">')
+        for m in ms:
+            sev = m.severity
+            badge = (f'<span class="sev" style="background:{SEVERITY_COLOUR[sev]}">'
+                     f'{esc(SEVERITY_WORD[sev][0 if lang == "tr" else 1])}</span>')
+            where = word("km_where", lang, hand=m.hand, turn=m.turn + 1, step=m.step)
+            parts.append(f'<li data-step="{m.step}" data-hand="{m.hand}">{badge} '
+                         f'<b>{esc(word("points", lang, n=f"{m.cost:.0f}"))}</b> · {esc(where)} — '
+                         f'{esc(m.lesson)} <a href="#{anchor_id(m.ord, m.turn, m.kind)}">'
+                         f'{esc(word("km_open", lang))}</a></li>')
+        parts.append("</ol></div>")
+    if len(parts) == 1:
+        parts.append(f'<p>{esc(word("km_none", lang))}</p>')
+    return "".join(parts) + "</div></section>"
+
+
 def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0) -> str:
     """The review report of one game (``res`` replayed with its steps) as a standalone HTML page,
     in Turkish (``lang="tr"``) or English. A deep review's decisions costing ``min_cost`` or less
@@ -358,6 +395,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
            f'<h1>{esc(word("title", lang))} — {esc(gr.game)}</h1>',
            (f'<p class="lbl">{esc(word("variant", lang))} {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
             f'{esc(res.header.get("site", ""))} · {esc(depth)} · {esc(gr.version)}</p>'),
+           moments_html(key_moments(gr, lang), lang),
            (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
             f'<th>{esc(word("decisions", lang))}</th><th>{esc(word("graded", lang))}</th>'
             f'<th>{esc(word("accuracy", lang))}</th><th>{esc(word("cost", lang))}</th>'
@@ -396,13 +434,17 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
             continue
         if not ms:
             out.append(f'<p class="lbl">{esc(word("no_mistakes", lang))}</p>')
+        seen: set[tuple[int, int]] = set()
         for m, d in ms:
             step = min(max(m.step, 0), len(hr.steps) - 1)
-            out.append(_mistake_html(m, hr.steps[step].state, players, d, lang))
+            first = (d.ord, d.turn) not in seen  # a key moment links to its turn's first finding
+            seen.add((d.ord, d.turn))
+            out.append(_mistake_html(m, hr.steps[step].state, players, d, lang,
+                                     f' id="{anchor_id(d.ord, d.turn, "turn")}"' if first else ""))
     out.append(f'<h2>{esc(word("categories", lang))}</h2><table>')
     out += [f"<tr><td>{esc(category_name(k, lang))}</td><td>{esc(definition(k, lang))}</td></tr>" for k in CATEGORIES]
     out.append("</table></body></html>")
     return "\n".join(out)
 
 
-__all__ = ["best_html", "detail_html", "events_html", "render"]
+__all__ = ["anchor_id", "best_html", "detail_html", "events_html", "moments_html", "render"]

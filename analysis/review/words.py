@@ -126,6 +126,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "other_finishes": ("başka bir dizi eli bitirir", "another line finishes the hand"),
     "kept_opening": ("tutulsaydı açılış {v} puanda kalırdı (eşik {th})", "kept, the opening stayed at {v} (needs {th})"),
     "categories": ("Türler", "Categories"),
+    "key_moments": ("Önemli anlar", "Key moments"),
+    "km_note": ("Oyuncuların en pahalı 3–5 kararı, en pahalısı önce: ne kaybettirdi ve dersi.",
+                "Each player's 3–5 costliest decisions, the costliest first: what it lost and its lesson."),
+    "km_none": ("maliyetli karar yok", "no costly decision"),
+    "km_where": ("el {hand} · sıra {turn} · adım {step}", "hand {hand} · turn {turn} · step {step}"),
+    "km_open": ("karara git", "see the decision"),
     # events
     "ev_draw": ("desteden çekti", "drew"),
     "ev_take": ("yandan aldı", "took"),

@@ -14,7 +14,8 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import deep_view, replay_keys
+from dashboard import board_marks, deep_view, loss_graph, replay_keys
+from dashboard.graph_words import t as gw
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
@@ -104,6 +105,8 @@ def _cur() -> int:
 
 if st.session_state.pop("_advance", False) and _cur() < last:
     st.session_state.step = _cur() + 1  # autoplay's next frame (set after the slider ran last time)
+if (_asked := loss_graph.pending_step()) is not None:  # a click on the loss graph (issue 24)
+    st.session_state.step = max(0, min(last, int(_asked)))
 
 turn_starts = [tn.start for tn in rp.turns(int(hand_no)) if tn.seat == seat_for_turns]
 
@@ -153,9 +156,11 @@ with board:
     st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
                 f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
                 unsafe_allow_html=True)
-    st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+    marks = board_marks.replay_marks(str(game), int(hand_no), step)  # played / better / lay-off / fed (issue 24)
+    st.markdown(table_html(state, players, lang, totals=running_totals(state, before), marks=marks),
+                unsafe_allow_html=True)
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
-    st.caption(t("keys_help", lang))
+    st.caption(t("keys_help", lang) + (f" · {gw('mk_legend', lang)}" if marks else ""))
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -177,6 +182,7 @@ with board:
         st.dataframe(pd.DataFrame(score_rows(state, players, before, lang)), hide_index=True)
         st.markdown(f"**{game_rules.t('score_explained', lang)}**")
         st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
+    loss_graph.replay_chart(str(game), int(hand_no), step, players, lang)  # a click goes to that step
 
 with side:
     with st.container(horizontal=True, gap="small", key="rp_side_nav"):

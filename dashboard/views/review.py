@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, deep_view, url_state
+from dashboard import data, deep_view, loss_graph, moments_view, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
 from dashboard.rule_links import link_rules_html
@@ -35,6 +35,9 @@ if not rv.analyzed(game):
     st.stop()
 
 seats = info["seats"]
+_rp = data.replay(game)
+names = _rp.players if _rp is not None else [f"#{i}" for i in range(4)]
+moments_view.section(game, names, lang)  # the page opens on each player's costliest decisions (issue 24)
 st.subheader(tr("seats", lang))
 st.dataframe(pd.DataFrame({
     "#": seats["seat"], tm("col_player", lang): seats["player"], tr("col_decisions", lang): seats["decisions"],
@@ -54,6 +57,7 @@ if pick:
 if floor:
     ms = ms[ms["cost"] > floor]
 ms = ms.reset_index(drop=True)
+loss_graph.review_chart(game, names, lang, pick or None)  # a click opens the Replay there (issue 24)
 
 st.subheader(tr("mistakes", lang))
 st.caption(tr("legend", lang))
