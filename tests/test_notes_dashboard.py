@@ -81,8 +81,8 @@ def test_a_bad_note_is_refused_with_one_line_and_nothing_is_written(db: Path) ->
     at = ui.open_page(_app(), "replay", game=GAME, hand=1, step=2, lang="tr")
     at.button(key="FormSubmitter:nt_form-Kaydet").click().run()  # no mark, no text
     ui.ok(at)
-    assert [e.value for e in at.error] == ["Boş not kaydedilmez: bir işaret ya da yorum yazın (notu kaldırmak için "
-                                           "silin)."]
+    assert [e.value for e in at.error] == [("Boş not kaydedilmez: bir işaret ya da yorum yazın (notu kaldırmak için "
+                                            "silin).")]
     at.text_area(key="nt_text").set_value("bell \x07 here")  # (the widget itself cuts a text to 2,000 characters)
     at.button(key="FormSubmitter:nt_form-Kaydet").click().run()
     ui.ok(at)

@@ -108,8 +108,8 @@ def validate(mark: object, text: object, author: object = "") -> tuple[str, str,
 
 
 def _now(now: dt.datetime | None) -> dt.datetime:
-    t = now or dt.datetime.now(dt.timezone.utc)
-    return t.astimezone(dt.timezone.utc).replace(tzinfo=None) if t.tzinfo else t
+    t = now or dt.datetime.now(dt.UTC)
+    return t.astimezone(dt.UTC).replace(tzinfo=None) if t.tzinfo else t
 
 
 def _check_place(con: Con, game: object, hand: object, step: object) -> tuple[str, int, int]:
