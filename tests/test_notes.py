@@ -170,6 +170,8 @@ def test_the_html_report_shows_each_note_under_its_hand_escaped(db: Path, tmp_pa
         h1, h2 = page.index('data-step="1"'), page.index('data-step="3"')
         assert page.index("<h2>", 0) < h1 < page.index("<h2>", h1) < h2  # each under its own hand's heading
         assert page.count('class="note"') == 2
+        note = page[h2: page.index("</div></div>", h2)]
+        assert 'class="ev"' in note and 'class="t"' in note  # the noted move drawn with its tile
 
 
 def test_the_report_puts_notes_on_a_hand_it_does_not_show_in_a_closing_section(db: Path) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
+from . import report_notes
 from .lesson import describe, hand_expected, sentence
 from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
@@ -350,8 +351,6 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     in Turkish (``lang="tr"``) or English. A deep review's decisions costing ``min_cost`` or less
     (those without a cost, forced ones) are collapsed into one closed list per hand. ``notes``: the
     coach's notes on the game (:mod:`analysis.store.notes`), each under its hand's heading."""
-    from . import report_notes
-
     if lang not in ("tr", "en"):
         raise ValueError(f"lang must be 'tr' or 'en', not {lang!r}")
     noted: set[int] = set()  # hand numbers whose notes are written (a void hand's number comes again, E3)
@@ -397,7 +396,8 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
                    f'{scores} · {esc(word("n_mistakes", lang, n=len(ms)))}</h2>')
         if hrv.hand not in noted:
             noted.add(hrv.hand)
-            out += report_notes.hand_notes(notes, hrv.hand, hr, players, lang)
+            out += report_notes.hand_notes(notes, hrv.hand, hr, players, lang,
+                                           lambda ev, okey: events_html([ev], okey, lang))
         if gr.depth == "deep":
             out += _hand_deep(hrv, hr, players, lang, min_cost)
             continue
