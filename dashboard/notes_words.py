@@ -39,7 +39,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nt_err_missing": ("Bu adımda düzenlenecek not yok.", "This step has no note to edit."),
     # the Review page's list
     "nt_list": ("Antrenörün notları", "Coach's notes"),
-    "nt_list_none": ("Bu oyunda not yok: Tekrar sayfasında her adıma bir işaret ve yorum yazılabilir.",
+    "nt_list_none": ("Bu oyunda not yok: Tekrar sayfasında adımlara işaret ve yorum yazılabilir.",
                      "No notes on this game: on the Replay page every step can take a mark and a comment."),
     "nt_count": ("{n} not; bir satıra tıklayınca o adım Tekrar sayfasında açılır.",
                  "{n} notes; a click on a row opens that step in Replay."),
