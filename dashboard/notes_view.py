@@ -86,6 +86,9 @@ def _write(fn: Any, lang: str, done: str) -> bool:
     except store.DatabaseBusy:
         st.session_state[_FLASH] = ("error", t("nt_busy", lang))
         return False
+    except store.StoreError as e:  # a store that cannot be written (its message names it)
+        st.session_state[_FLASH] = ("error", md_text(str(e)))
+        return False
     _notes.clear()  # this session reads its own note at once, whatever the file's clock says
     st.session_state[_FLASH] = ("success", t(done, lang))
     return True
@@ -118,8 +121,8 @@ def replay_panel(game: str, hand: int, step: int, lang: str) -> None:
     with st.container(border=True, key="nt_panel"):
         head = f"**{t('nt_panel', lang)}**"
         if note is not None and note.mark:
-            head += f" · <span data-testid=\"nt-mark\" style=\"font-size:1.2em;font-weight:700\">{md_text(note.mark)}</span>"
-        st.markdown(head, unsafe_allow_html=True)
+            head += f" · **{md_text(note.mark)}**"
+        st.markdown(head)
         if note is None:
             st.caption(t("nt_none", lang))
         else:

@@ -59,7 +59,9 @@ def test_a_note_is_added_read_edited_and_deleted_with_its_times_and_author(con: 
     assert (e.mark, e.text, e.author, e.created, e.updated) == ("??", "A blunder after all", "coach@kulup.example", T0, T1)
     assert store.get_note(con, GAME, 1, 7) == e
     s = store.save_note(con, GAME, 1, 7, "!", "", author="", now=T1)  # Save on an existing note edits it
-    assert (s.mark, s.text, s.author, s.created) == ("!", "", "", T0)
+    assert (s.mark, s.text, s.author, s.created) == ("!", "", "coach@kulup.example", T0)  # a nameless edit
+    assert store.save_note(con, GAME, 1, 7, "!", "", author="hoca", now=T1).author == "hoca"
+    assert store.update_note(con, GAME, 1, 7, "!", "", author="", now=T1).author == ""
     assert store.delete_note(con, GAME, 1, 7) is True and store.delete_note(con, GAME, 1, 7) is False
     assert store.get_note(con, GAME, 1, 7) is None and N.count_notes(con) == {GAME: 2}
 

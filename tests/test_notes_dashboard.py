@@ -99,7 +99,7 @@ def test_the_note_follows_its_step_and_the_review_page_links_to_it(db: Path) -> 
     assert at.text_area(key="nt_text").value == ""
     at.button(key="b_next").click().run()
     ui.ok(at)
-    assert "Gösterge shown at the right time" in _panel_text(at)
+    assert "Gösterge shown at the right time" in _panel_text(at) and "**Note** · **\\!\\!**" in _panel_text(at)
     assert at.text_area(key="nt_text").value == "Gösterge shown at the right time"  # the editor is filled for it
     assert at.radio(key="nt_mark").value == "!!"
 

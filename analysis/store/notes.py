@@ -172,11 +172,12 @@ def update_note(con: Con, game: str, hand: int, step: int, mark: str = "", text:
 
 def save_note(con: Con, game: str, hand: int, step: int, mark: str = "", text: str = "", author: str = "",
               now: dt.datetime | None = None) -> Note:
-    """Add the note, or edit the one at this step (what the Replay panel's Save does)."""
+    """Add the note, or edit the one at this step (what the Replay panel's Save does); an edit by
+    a writer without a name (``author`` empty) keeps the note's author."""
     h, s = clean_position(hand, step)
     if get_note(con, game, h, s) is None:
         return add_note(con, game, h, s, mark, text, author, now)
-    return update_note(con, game, h, s, mark, text, author, now)
+    return update_note(con, game, h, s, mark, text, author or None, now)
 
 
 def delete_note(con: Con, game: str, hand: int, step: int) -> bool:
