@@ -6,8 +6,8 @@ Imports every lower layer (game, the review). Modules: :mod:`.db` (schema, openi
 export), :mod:`.connection` (``connect``, ``reading``), :mod:`.importer` and :mod:`.rows`
 (``import_paths``, a replayed game to rows), :mod:`.queries` (reads, all with bound parameters),
 :mod:`.reviews` (``istaka analyze``'s annotations), :mod:`.cluster` (the same work on a Dask
-cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only), :mod:`.notes` (a coach's marks and
-comments on a game's steps).
+cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only),
+:mod:`.notes` (a coach's marks and comments on a game's steps).
 """
 
 from . import connection, notes, queries
