@@ -356,7 +356,9 @@ def _report(v: int, path: str, game_id: str, lang: str, min_cost: float) -> str:
     if rp is None:
         return ""
     stored = _read(store.load_review, game_id)  # the stored review, deep or quick, as `istaka report` gives it
-    return render(rp.result, stored if stored is not None else review_game(rp.result), lang=lang, min_cost=min_cost)
+    notes = _read(store.list_notes, game_id)  # the coach's notes, under their hands (issue 24)
+    return render(rp.result, stored if stored is not None else review_game(rp.result), lang=lang, min_cost=min_cost,
+                  notes=notes)
 
 
 def report_html(game_id: str, lang: str = "tr", min_cost: float = 0) -> str:

@@ -158,3 +158,38 @@ def test_an_empty_choice_on_a_turkish_page_says_so_in_turkish(site: dict[str, An
         assert not [p for p in shown if "Choose" in p or "Select" in p], shown
     finally:
         pg.close()
+
+
+def test_a_note_written_in_the_replay_panel_shows_its_mark_and_keys_typed_in_it_do_not_step(
+        site: dict[str, Any], browser: Any) -> None:
+    """Issue 24 item 5 in the browser: the note's editor in the side column; arrows and M typed in
+    the comment stay in it; Save shows the mark in the move list, a reload keeps it, Delete removes it."""
+    from playwright.sync_api import expect
+
+    pg = _replay(browser, site, 1280, 800, "en", step=12)
+    try:
+        step, panel = pg.locator('[data-testid="ist-step"]'), pg.locator(".st-key-nt_panel")
+        panel.locator("summary", has_text="Write a note").click()
+        panel.locator(".st-key-nt_mark label", has_text="?!").click()
+        box = panel.locator(".st-key-nt_text textarea")
+        box.fill("Keep the pair")
+        for key in ("ArrowLeft", "ArrowRight", "End", "m"):  # the board's keys, typed in the comment
+            box.press(key)
+        pg.wait_for_timeout(800)
+        assert step.get_attribute("data-step") == "12"
+        panel.locator('[data-testid="stFormSubmitButton"] button').click()
+        expect(panel).to_contain_text("Note saved.", timeout=60_000)
+        expect(panel).to_contain_text("Keep the pairm")
+        expect(pg.locator(".st-key-mv_12")).to_contain_text("?!", timeout=30_000)
+        assert step.get_attribute("data-step") == "12"
+        pg.reload(wait_until="domcontentloaded")
+        expect(pg.locator(".st-key-nt_panel")).to_contain_text("Keep the pairm", timeout=60_000)
+        pg.wait_for_selector(IDLE, timeout=60_000)
+        panel = pg.locator(".st-key-nt_panel")
+        panel.locator("summary", has_text="Edit the note").click()
+        panel.locator(".st-key-nt_delete button").click()
+        expect(panel).to_contain_text("Note deleted.", timeout=60_000)
+        expect(pg.locator(".st-key-mv_12")).not_to_contain_text("?!", timeout=30_000)
+        assert "Traceback" not in site["log"].read_text(errors="replace")
+    finally:
+        pg.close()

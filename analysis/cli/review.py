@@ -96,6 +96,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not args.out and not args.json:
         raise UsageError("say where the report goes: --out FILE.html, or --json")
     stored = None
+    notes: list[Any] = []  # the coach's notes on the game (a log file has none)
     if args.log:
         from analysis.game import read_file
 
@@ -111,6 +112,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         with store.reading(args.db) as con:
             g = queries.load_gamelog(con, args.game)
             stored = store.load_review(con, args.game) if g is not None else None
+            notes = store.list_notes(con, args.game) if g is not None else []
     if g is None:
         raise UsageError(f"no game {args.game!r}")
     res = replay_game(g, keep_steps=True)
@@ -132,7 +134,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         if args.min_cost < 0:
             raise UsageError("--min-cost must be 0 or more")
-        text = render(res, gr, lang=args.lang, min_cost=args.min_cost)
+        text = render(res, gr, lang=args.lang, min_cost=args.min_cost, notes=notes)
     Path(args.out).write_text(text, encoding="utf-8")
     print(f"{args.out}: {gr.depth} review of {args.game} ({max(1, len(text) // 1024)} KB)")
     return 0

@@ -18,6 +18,7 @@ from typing import Any
 
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
+from . import report_notes
 from .lesson import describe, hand_expected, sentence
 from .moments import Moment, key_moments
 from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
@@ -382,16 +383,18 @@ def moments_html(per_seat: Sequence[Sequence[Moment]], lang: str = "en") -> str:
     return "".join(parts) + "</div></section>"
 
 
-def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0) -> str:
+def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0, notes: Sequence[Any] = ()) -> str:
     """The review report of one game (``res`` replayed with its steps) as a standalone HTML page,
     in Turkish (``lang="tr"``) or English. A deep review's decisions costing ``min_cost`` or less
-    (those without a cost, forced ones) are collapsed into one closed list per hand."""
+    (those without a cost, forced ones) are collapsed into one closed list per hand. ``notes``: the
+    coach's notes on the game (:mod:`analysis.store.notes`), each under its hand's heading."""
     if lang not in ("tr", "en"):
         raise ValueError(f"lang must be 'tr' or 'en', not {lang!r}")
+    noted: set[int] = set()  # hand numbers whose notes are written (a void hand's number comes again, E3)
     players = gr.players
     depth = word("deep" if gr.depth == "deep" else "quick", lang)
     out = [(f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(word("title", lang))}: '
-            f'{esc(gr.game)}</title><style>{CSS}</style></head><body>'),
+            f'{esc(gr.game)}</title><style>{CSS}{report_notes.CSS}</style></head><body>'),
            f'<h1>{esc(word("title", lang))} — {esc(gr.game)}</h1>',
            (f'<p class="lbl">{esc(word("variant", lang))} {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
             f'{esc(res.header.get("site", ""))} · {esc(depth)} · {esc(gr.version)}</p>'),
@@ -429,6 +432,10 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
         result = word("result_" + hrv.result, lang) if "result_" + hrv.result in WORDS else hrv.result
         out.append(f'<h2>{esc(word("hand", lang))} {hrv.hand} — {esc(result)} · {esc(word("scores", lang))} '
                    f'{scores} · {esc(word("n_mistakes", lang, n=len(ms)))}</h2>')
+        if hrv.hand not in noted:
+            noted.add(hrv.hand)
+            out += report_notes.hand_notes(notes, hrv.hand, hr, players, lang,
+                                           lambda ev, okey: events_html([ev], okey, lang))
         if gr.depth == "deep":
             out += _hand_deep(hrv, hr, players, lang, min_cost)
             continue
@@ -441,6 +448,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
             seen.add((d.ord, d.turn))
             out.append(_mistake_html(m, hr.steps[step].state, players, d, lang,
                                      f' id="{anchor_id(d.ord, d.turn, "turn")}"' if first else ""))
+    out += report_notes.other_notes(notes, noted, players, lang)
     out.append(f'<h2>{esc(word("categories", lang))}</h2><table>')
     out += [f"<tr><td>{esc(category_name(k, lang))}</td><td>{esc(definition(k, lang))}</td></tr>" for k in CATEGORIES]
     out.append("</table></body></html>")

@@ -6,10 +6,11 @@ Imports every lower layer (game, the review). Modules: :mod:`.db` (schema, openi
 export), :mod:`.connection` (``connect``, ``reading``), :mod:`.importer` and :mod:`.rows`
 (``import_paths``, a replayed game to rows), :mod:`.queries` (reads, all with bound parameters),
 :mod:`.reviews` (``istaka analyze``'s annotations), :mod:`.cluster` (the same work on a Dask
-cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only).
+cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only),
+:mod:`.notes` (a coach's marks and comments on a game's steps).
 """
 
-from . import connection, queries
+from . import connection, notes, queries
 from .cluster import Cluster, ClusterError, VersionMismatch
 from .connection import connect, reading
 from .db import (
@@ -43,6 +44,7 @@ from .importer import (
                  prepare_file,
 )
 from .lake import export_lake, is_lake, open_lake, parse_partition
+from .notes import MARKS, Note, NoteError, add_note, delete_note, get_note, list_notes, save_note, update_note
 from .reviews import AnalyzeSummary, analyze, load_review
 from .rows import (
                  COLUMNS,
@@ -64,4 +66,6 @@ __all__ = [
     "connection", "import_paths", "load_review", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
     "schema_version", "store_games", "to_tables", "write_tables",
     "Cluster", "ClusterError", "VersionMismatch", "export_lake", "is_lake", "open_lake", "parse_partition",
+    "MARKS", "Note", "NoteError", "add_note", "delete_note", "get_note", "list_notes", "notes", "save_note",
+    "update_note",
 ]

@@ -167,6 +167,16 @@ INSERT INTO import_errors
 DELETE FROM import_errors WHERE rowid IN (SELECT r FROM _istaka_ranked WHERE k > 200);
 DROP TABLE _istaka_ranked;
 """),
+    (10, "issue 24: a coach's notes, a mark and a comment on a step of a game (analysis/store/notes.py)", """
+CREATE TABLE notes (
+    game VARCHAR NOT NULL, hand SMALLINT NOT NULL,
+    step INTEGER NOT NULL,               -- index into the hand's replay steps (Replay's ?step=)
+    mark VARCHAR NOT NULL DEFAULT '',    -- '', '!!', '!', '?!', '?', '??' (notes.MARKS)
+    text VARCHAR NOT NULL DEFAULT '',    -- at most 2,000 characters (notes.MAX_TEXT)
+    author VARCHAR NOT NULL DEFAULT '',  -- the writer's name when logged in, else empty
+    created TIMESTAMP NOT NULL, updated TIMESTAMP NOT NULL,  -- UTC
+    PRIMARY KEY (game, hand, step));
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
@@ -294,7 +304,7 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
 # ---- export -------------------------------------------------------------------------------
 
 EXPORT_TABLES = ("games", "seats", "players", "hands", "hand_seats", "events", "penalties", "openings",
-                 "mismatches", "imports", "import_errors")
+                 "mismatches", "imports", "import_errors", "notes")
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, directory: str | Path) -> list[Path]:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import board_marks, deep_view, loss_graph, replay_keys
+from dashboard import board_marks, deep_view, loss_graph, notes_view, replay_keys
 from dashboard.graph_words import t as gw
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
@@ -196,12 +196,14 @@ with side:
     lo = max(0, min(step - 6, len(moves) - 18))
     view = moves.iloc[lo: lo + 18]
     warn = rv.marks(str(game), int(hand_no), lo, len(view))
+    noted = notes_view.move_marks(str(game), int(hand_no), lo, len(view))  # a coach's marks (issue 24)
     st.caption(t("moves_click", lang))
     with st.container(key="moves", gap=None):
         for j, (i, who_, what_) in enumerate(zip(view["#"], view[""], view[" "])):
-            label = f"{warn[j]} {i} · {who_ + ': ' if who_ else ''}{what_}".strip()
+            label = f"{warn[j]} {i} · {who_ + ': ' if who_ else ''}{what_}{noted[j]}".strip()
             st.button(md_plain(label), key=f"mv_{i}", on_click=_go, args=(int(i),), width="stretch",
                       type="primary" if i == step else "tertiary")
+    notes_view.replay_panel(str(game), int(hand_no), step, lang)  # the step's note, and its editor for a writer
 
 # ---- per-turn suggestion --------------------------------------------------------------------
 turn = rp.turn_at(int(hand_no), step)

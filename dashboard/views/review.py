@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, deep_view, loss_graph, moments_view, url_state
+from dashboard import data, deep_view, loss_graph, moments_view, notes_view, url_state
 from dashboard import review_data as rv
 from dashboard.i18n import t as tm
 from dashboard.rule_links import link_rules_html
@@ -32,6 +32,7 @@ if not rv.analyzed(game):
     st.info(tr("not_analyzed", lang))
     rv.analyze_buttons(lang, game)
     deep_view.review_section(game, lang)  # or the deep pass at once (issue 15)
+    notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step (issue 24)
     st.stop()
 
 seats = info["seats"]
@@ -92,4 +93,5 @@ else:
 
 st.download_button(tr("report", lang), rv.report_html(game, lang, floor),
                    file_name=f"istaka-review-{game}.html", mime="text/html", key="rv_report")
+notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step (issue 24)
 deep_view.review_section(game, lang, pick or None, floor)  # every decision in expected points (issue 15)
