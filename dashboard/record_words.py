@@ -37,6 +37,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rec_tap_draw": ("Çektiği taşa dokun", "Tap the tile drawn"),
     "rec_tap_discard": ("Attığı taşa dokun", "Tap the tile discarded"),
     "rec_drew": ("Çekti", "Drew"),
+    "rec_hidden_draw": ("Çektiği taşı görmedin: «Çekti» ya da «Aldı»", "You did not see the tile drawn: \"Drew\" or \"Took\""),
     "rec_took": ("Aldı: {tile}", "Took: {tile}"),
     "rec_return": ("Geri koydu: {tile}", "Put back: {tile}"),
     "rec_mode": ("Dokununca", "A tap"),

@@ -68,29 +68,29 @@ def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_re
     _click(at, "rec_deal_done")
     assert not at.error and _turn(at) == (0, "play")
     # seat 0 (me, the starter) throws Y9; seat 1 drew, opens with 101, throws K13
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     assert _turn(at) == (1, "draw")
     _click(at, "rec_drew")
     _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
-    _click(at, "pp_K13")
+    _click(at, "pk_K13")
     for s, tile in ((2, "K12"), (3, "K13")):
         assert _turn(at) == (s, "draw")
         _click(at, "rec_drew")
-        _click(at, f"pp_{tile}")
+        _click(at, f"pk_{tile}")
     # my draw: K13 is refused (both copies lie face up, T1); Y1 is taken; undo; Y1 again
     assert _turn(at) == (0, "draw")
-    _click(at, "pd_K13")
+    _click(at, "pk_K13")
     assert any("T1" in e.value for e in at.error)
-    _click(at, "pd_Y1")
+    _click(at, "pk_Y1")
     assert _turn(at) == (0, "play")
     _click(at, "rec_undo")
     assert _turn(at) == (0, "draw")
-    _click(at, "pd_Y1")
+    _click(at, "pk_Y1")
     # a reload mid-hand: a new session on the same URL goes on where it was
     at = _open(lang="tr", rec=rid)
     assert _turn(at) == (0, "play") and "9 hamle" in ui.html(at) + "".join(c.value for c in at.caption)
     _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
-    _click(at, "pp_Y1")  # the last tile: a finish (E1)
+    _click(at, "pk_Y1")  # the last tile: a finish (E1)
     assert any("bitti" in s.value for s in at.success)
     at.number_input(key="rec_score_1").set_value(45).run()
     _click(at, "rec_save")
@@ -128,20 +128,20 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
     _click(at, "rec_apply")
     _click(at, "rec_deal_done")
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     _click(at, "rec_drew")
     _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
-    _click(at, "pp_K13")
+    _click(at, "pk_K13")
     _click(at, "rec_took")  # seat 2 takes K13 ...
     assert _turn(at) == (2, "play")
     _click(at, "rec_return")  # ... cannot open with it and puts it back (P2)
     assert _turn(at) == (2, "draw")
     _click(at, "rec_drew")
-    _click(at, "pp_K12")
+    _click(at, "pk_K12")
     _click(at, "rec_drew")
-    _click(at, "pp_K11")
-    _click(at, "pd_Y1")
-    _click(at, "pp_R1")
+    _click(at, "pk_K11")
+    _click(at, "pk_Y1")
+    _click(at, "pk_R1")
     assert _turn(at) == (1, "draw")
     _click(at, "rec_drew")
     at.segmented_control(key="rec_mode").set_value("build").run()
@@ -151,7 +151,7 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     assert "9 10 11 12 13" in ui.html(at) or 'data-tile="Y9"' in ui.html(at)
     _click(at, "rec_takeback")
     _build(at, "Y9", "rec_layoff")
-    _click(at, "pp_K1")
+    _click(at, "pk_K1")
     assert _turn(at) == (2, "draw")
     rid = at.query_params["rec"]
     rid = rid[0] if isinstance(rid, list) else rid
@@ -173,16 +173,16 @@ def _hand_one(at: AppTest) -> str:
     at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
     _click(at, "rec_apply")
     _click(at, "rec_deal_done")
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     _click(at, "rec_drew")
     _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
-    _click(at, "pp_K13")
+    _click(at, "pk_K13")
     for tile in ("K12", "K11"):
         _click(at, "rec_drew")
-        _click(at, f"pp_{tile}")
-    _click(at, "pd_Y1")
+        _click(at, f"pk_{tile}")
+    _click(at, "pk_Y1")
     _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
-    _click(at, "pp_Y1")
+    _click(at, "pk_Y1")
     return rid
 
 
@@ -214,7 +214,7 @@ def test_a_game_of_two_hands_next_hand_totals_undo_and_one_saved_log(db: Path) -
     _click(at, "rec_deal_done")
     assert _turn(at) == (1, "play") and 'data-hand="2"' in ui.html(at)
     _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
-    _click(at, "pp_Y9")  # seat 1 finishes elden with his 22 tiles
+    _click(at, "pk_Y9")  # seat 1 finishes elden with his 22 tiles
     assert any("Hand 2 is over" in s.value for s in at.success)
     n, tot = _totals(at)
     assert n == 2 and tot[1] < 45
@@ -251,7 +251,7 @@ def test_declare_pairs_where_the_preset_asks_for_it_o10(db: Path) -> None:
     _click(at, "rec_apply")
     _click(at, "rec_deal_done")
     assert not [b for b in at.button if b.key and b.key.startswith("rec_show")]  # no O7 in 101-classic
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     _click(at, "rec_drew")
     pairs = "Y10 Y10 | Y11 Y11 | Y12 Y12 | Y13 Y13 | K9 K9"
     at.segmented_control(key="rec_mode").set_value("build").run()

@@ -124,18 +124,21 @@ def _undo(r: Recording) -> None:
         _say("info", t("rec_undone", lang, what=what))
 
 
-def _picker(on_tap: Any, key: str, jokers: bool = True) -> None:
+def _picker(on_tap: Any, key: str = "pk", jokers: bool = True, disabled: bool = False) -> None:
     """The 4×13 tile picker (and the false okey): one tap calls ``on_tap(tile)``. Each colour is
     one horizontal row of plain-text buttons, coloured by the page's style (no 14 columns and no
-    Markdown label per tile: the browser redraws 60 fewer blocks a tap)."""
+    Markdown label per tile: the browser redraws 60 fewer blocks a tap). The deal, draws and
+    discards share one picker at one place on the page (greyed when a hidden seat draws), so a
+    tap changes its buttons' callbacks, never the buttons: the browser keeps them."""
     for colour in COLOURS:
         with st.container(key=f"picker_{colour}", horizontal=True, wrap=False, gap="small"):
             for n in range(1, 14):
                 st.button(str(n), key=f"{key}_{colour}{n}", on_click=on_tap, args=(f"{colour}{n}",),
-                          width="stretch")
+                          width="stretch", disabled=disabled)
             if jokers:
                 if colour == "R":
-                    st.button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch")
+                    st.button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch",
+                              disabled=disabled)
                 else:  # the rows stay aligned under the false okey's place
                     st.html('<div class="rec-pad"></div>', width="stretch")
 
@@ -337,9 +340,8 @@ def _hand_view(rec: Recording) -> None:
             b[1].button(t("rec_took", lang, tile=str(top)), key="rec_took", on_click=_add,
                         args=({"type": "take", "seat": seat, "tile": str(top)},))
         b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
-        if known_rack:
-            st.markdown(f"**{esc(t('rec_tap_draw', lang))}**")
-            _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), "pd")
+        st.markdown(f"**{esc(t('rec_tap_draw' if known_rack else 'rec_hidden_draw', lang))}**")
+        _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), disabled=not known_rack)
         return
 
     # play: a tap discards, or builds a per / çift
@@ -378,7 +380,7 @@ def _hand_view(rec: Recording) -> None:
         st.session_state["rec_build_in"] = ""
 
     st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
-    _picker(_tap_play, "pp")
+    _picker(_tap_play)
     b = st.columns(4)
     if top is None and state.took is not None:
         b[0].button(t("rec_return", lang, tile=str(state.took)), key="rec_return", on_click=_add,
