@@ -29,6 +29,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rec_typed": ("Ya da yaz (R1 R2 … J)", "Or type it (R1 R2 … J)"),
     "rec_apply": ("Yazılanı koy", "Use the typed tiles"),
     "rec_drop": ("Son taşı sil", "Remove the last tile"),
+    "rec_drop_first": ("Önce girilen ıstakaları silin (hangi ıstaka seçiliyse)",
+                       "Remove the racks entered first (the rack chosen above)"),
     "rec_deal_done": ("Dağıtım tamam", "Deal done"),
     "rec_indicator": ("Gösterge: {tile}", "Gösterge: {tile}"),
     "rec_turn": ("Sıra {name} (yer {seat}): {what}", "{name} (seat {seat}) to play: {what}"),

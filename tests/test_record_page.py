@@ -204,7 +204,10 @@ def test_a_game_of_two_hands_next_hand_totals_undo_and_one_saved_log(db: Path) -
     _click(at, "rec_next")
     assert any("Hand 2 of 11: the deal (Right starts)" in h.value for h in at.subheader)
     assert _totals(at) == (1, [-101, 45, 202, 202])
-    _click(at, "rec_undo")  # back into hand 1, at its end: the score entered is kept
+    _click(at, "pk_K3")
+    _click(at, "rec_undo")  # the gösterge tapped is taken back first ...
+    assert "Pick the gösterge" in ui.html(at)
+    _click(at, "rec_undo")  # ... then back into hand 1, at its end: the score entered is kept
     assert any("Hand 1 is over" in s.value for s in at.success)
     assert at.number_input(key="rec_score_1").value == 45
     _click(at, "rec_next")

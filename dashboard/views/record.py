@@ -231,7 +231,16 @@ def _deal_view(rec: Recording) -> None:
     b[2].button(t("rec_apply", lang), key="rec_apply", on_click=_change, args=(_typed,))
     b[3].button(t("rec_deal_done", lang), key="rec_deal_done", on_click=_change, args=(Recording.deal,),
                 type="primary")
-    b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+
+    def _undo_deal(r: Recording) -> None:  # a tile entered, the gösterge, then back to the hand before
+        if r.indicator is not None or any(r.racks):
+            if not r.racks[st.session_state.get("rec_target", target)] and any(r.racks) and r.view is None:
+                return _say("info", t("rec_drop_first", lang))
+            _drop(r)
+        else:
+            _undo(r)
+
+    b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo_deal,))
     if rec.done:  # a game stopped early: the hands played are saved as they are
         _totals(rec)
         st.button(t("rec_save_here", lang), key="rec_save", on_click=_change, args=(_save_game,))
