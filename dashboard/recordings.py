@@ -1,21 +1,33 @@
-"""Where the recorder keeps its hands: one JSON file per recording in ``recordings/`` beside the
-database (a reload picks it up, ``?rec=ID``), and a finished hand imported into the store as a log
-and reviewed (issue 22). No Streamlit here."""
+"""Where the recorder keeps its games: one JSON file per recording in ``recordings/`` beside the
+database (a reload picks it up, ``?rec=ID``), and a finished game imported into the store as a log
+and reviewed (issue 22). No Streamlit here.
+
+A recording read is kept in memory, keyed by its file's stamp (modification time and size): the
+next tap finds it there with its engine states, instead of reading the file and replaying the
+hand; a file changed by anyone else is read again."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from analysis import store
 from analysis.game import dumps
-from analysis.game.record import Recording
+from analysis.game.record import Recording, RecordError
 
 _ID = re.compile(r"^kayit-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
+_LIVE: dict[str, tuple[tuple[int, int], Recording]] = {}  # file -> (its stamp, the recording read)
+_LOCK = threading.Lock()  # one change at a time (sessions run in threads of one process)
+
+
+def _stamp(p: Path) -> tuple[int, int]:
+    s = p.stat()
+    return s.st_mtime_ns, s.st_size
 
 
 def folder(db: str) -> Path:
@@ -43,7 +55,9 @@ def save(db: str, rec: Recording) -> None:
     d.mkdir(parents=True, exist_ok=True)
     tmp = d / f".{rec.id}.json.tmp"
     tmp.write_text(json.dumps(rec.to_dict(), ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, d / f"{rec.id}.json")
+    p = d / f"{rec.id}.json"
+    os.replace(tmp, p)
+    _LIVE[str(p)] = (_stamp(p), rec)
 
 
 def load(db: str, rid: str) -> Recording | None:
@@ -51,9 +65,32 @@ def load(db: str, rid: str) -> Recording | None:
         return None
     p = folder(db) / f"{rid}.json"
     try:
-        return Recording.from_dict(json.loads(p.read_text(encoding="utf-8")))
+        stamp = _stamp(p)
+        hit = _LIVE.get(str(p))
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        rec = Recording.from_dict(json.loads(p.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    _LIVE[str(p)] = (stamp, rec)
+    return rec
+
+
+def change(db: str, rid: str, fn: Any, *args: Any) -> Recording | None:
+    """Load the recording, apply ``fn(rec, *args)`` and store it at once. A refusal
+    (:class:`RecordError`) is raised with nothing stored, and the copy in memory is dropped (the
+    next load reads the file). None when there is no such recording."""
+    with _LOCK:
+        rec = load(db, rid)
+        if rec is None:
+            return None
+        try:
+            fn(rec, *args)
+        except RecordError:
+            _LIVE.pop(str(folder(db) / f"{rid}.json"), None)
+            raise
+        save(db, rec)
+        return rec
 
 
 def in_progress(db: str) -> list[str]:
@@ -68,21 +105,25 @@ def remove(db: str, rid: str) -> None:
         (folder(db) / f"{rid}.json").unlink(missing_ok=True)
 
 
-def log_text(rec: Recording) -> str:
-    return "".join(dumps(e) + "\n" for e in rec.log_events())
+def log_text(rec: Recording, *, unfinished: bool = True) -> str:
+    return "".join(dumps(e) + "\n" for e in rec.log_events(unfinished=unfinished))
 
 
 def finish(db: str, rec: Recording) -> dict[str, Any]:
-    """Import the finished hand into the store (a seat-view log, or a full one for "all racks")
-    and review it; the log file stays in ``recordings/`` beside its JSON."""
+    """Import the game into the store as one log (a seat-view log, or a full one for "all
+    racks"): every hand played to its end, a hand still in progress left out; then review it.
+    The log file stays in ``recordings/`` beside its JSON. Refused (E1) before any hand ends."""
+    hands = len(rec.finished_hands())
+    if not hands:
+        raise RecordError("no hand is over yet: nothing to save", "E1")
     d = folder(db)
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{rec.id}.jsonl"
-    path.write_text(log_text(rec), encoding="utf-8")
+    path.write_text(log_text(rec, unfinished=False), encoding="utf-8")
     con = store.connect(db)
     try:
         s = store.import_paths(con, [str(path)], workers=1, replace=True)
         a = store.analyze(con, games=[rec.id], jobs=1)
     finally:
         con.close()
-    return {"stored": s.stored + s.unchanged, "invalid": s.invalid, "annotated": a.annotated, "file": str(path)}
+    return {"hands": hands, "stored": s.stored + s.unchanged, "invalid": s.invalid, "annotated": a.annotated, "file": str(path)}

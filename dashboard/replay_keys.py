@@ -27,17 +27,18 @@ export default function(component) {
   K.data = data;
   K.send = setTriggerValue;
   // the server has drawn the step this browser asked for (or asked long ago): count from it again
-  if (K.pending !== null && (data.step === K.pending || Date.now() - K.at > 8000)) K.pending = null;
+  if (K.pending !== null && (data.step === K.pending || Date.now() - K.at > 45000)) K.pending = null;
   if (K.pending === null) document.querySelectorAll('[data-testid="ist-step"]')
     .forEach((el) => el.removeAttribute('data-pending'));
   if (!K.retry) {
     // a trigger sent while a run is being replaced can be dropped, the last one too: while the
-    // page shows another step than the last one asked for, ask again (1.5 s, 3 s, 6 s later)
+    // page shows another step than the last one asked for, ask again (1.5, 3, 6, 12, 24 s later; a
+    // loaded server takes seconds a run)
     K.retry = () => {
       K.timer = null;
       const d = K.data;
       if (K.pending === null || !d || d.game !== K.game || d.hand !== K.hand || d.step === K.pending) return;
-      if (K.tries >= 3) return;
+      if (K.tries >= 5) return;
       K.tries += 1;
       K.send('go', { step: K.pending, hand: K.hand, game: K.game });
       K.timer = setTimeout(K.retry, 1500 * 2 ** K.tries);

@@ -108,12 +108,12 @@ def play(page: Any, run: Run, moves: list[dict[str, Any]], seat: int, first: int
         kind, who = ev["type"], ev["seat"]
         done = _events_are(page, n + 1)
         if kind == "draw":
-            sel = f".st-key-pd_{ev['tile']} button" if who == seat else ".st-key-rec_drew button"
+            sel = f".st-key-pk_{ev['tile']} button" if who == seat else ".st-key-rec_drew button"
             _click(page, run, sel, done)
         elif kind == "take":
             _click(page, run, ".st-key-rec_took button", done)
         elif kind == "discard":
-            _click(page, run, f".st-key-pp_{ev['tile']} button", done)
+            _click(page, run, f".st-key-pk_{ev['tile']} button", done)
         elif kind in ("open", "meld", "layoff"):
             _click(page, run, ".st-key-rec_mode button:has-text('kurar')",
                    lambda: page.locator(".st-key-rec_build_in input").wait_for())

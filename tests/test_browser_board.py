@@ -109,7 +109,7 @@ def test_five_arrow_presses_during_reruns_move_five_steps(site: dict[str, Any], 
             pg.keyboard.press("ArrowRight")
             pg.wait_for_timeout(100)
         try:
-            expect(step).to_have_attribute("data-step", "15", timeout=30_000)
+            expect(step).to_have_attribute("data-step", "15", timeout=60_000)
         except AssertionError:  # what the key component last asked for, tried and was drawn with
             keys = pg.evaluate("JSON.stringify({pending: window.__istakaKeys.pending, tries: window.__istakaKeys.tries,"
                                " renders: window.__istakaKeys.gen, step: window.__istakaKeys.data.step})")

@@ -68,29 +68,29 @@ def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_re
     _click(at, "rec_deal_done")
     assert not at.error and _turn(at) == (0, "play")
     # seat 0 (me, the starter) throws Y9; seat 1 drew, opens with 101, throws K13
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     assert _turn(at) == (1, "draw")
     _click(at, "rec_drew")
     _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
-    _click(at, "pp_K13")
+    _click(at, "pk_K13")
     for s, tile in ((2, "K12"), (3, "K13")):
         assert _turn(at) == (s, "draw")
         _click(at, "rec_drew")
-        _click(at, f"pp_{tile}")
+        _click(at, f"pk_{tile}")
     # my draw: K13 is refused (both copies lie face up, T1); Y1 is taken; undo; Y1 again
     assert _turn(at) == (0, "draw")
-    _click(at, "pd_K13")
+    _click(at, "pk_K13")
     assert any("T1" in e.value for e in at.error)
-    _click(at, "pd_Y1")
+    _click(at, "pk_Y1")
     assert _turn(at) == (0, "play")
     _click(at, "rec_undo")
     assert _turn(at) == (0, "draw")
-    _click(at, "pd_Y1")
+    _click(at, "pk_Y1")
     # a reload mid-hand: a new session on the same URL goes on where it was
     at = _open(lang="tr", rec=rid)
     assert _turn(at) == (0, "play") and "9 hamle" in ui.html(at) + "".join(c.value for c in at.caption)
     _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
-    _click(at, "pp_Y1")  # the last tile: a finish (E1)
+    _click(at, "pk_Y1")  # the last tile: a finish (E1)
     assert any("bitti" in s.value for s in at.success)
     at.number_input(key="rec_score_1").set_value(45).run()
     _click(at, "rec_save")
@@ -128,20 +128,20 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
     _click(at, "rec_apply")
     _click(at, "rec_deal_done")
-    _click(at, "pp_Y9")
+    _click(at, "pk_Y9")
     _click(at, "rec_drew")
     _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
-    _click(at, "pp_K13")
+    _click(at, "pk_K13")
     _click(at, "rec_took")  # seat 2 takes K13 ...
     assert _turn(at) == (2, "play")
     _click(at, "rec_return")  # ... cannot open with it and puts it back (P2)
     assert _turn(at) == (2, "draw")
     _click(at, "rec_drew")
-    _click(at, "pp_K12")
+    _click(at, "pk_K12")
     _click(at, "rec_drew")
-    _click(at, "pp_K11")
-    _click(at, "pd_Y1")
-    _click(at, "pp_R1")
+    _click(at, "pk_K11")
+    _click(at, "pk_Y1")
+    _click(at, "pk_R1")
     assert _turn(at) == (1, "draw")
     _click(at, "rec_drew")
     at.segmented_control(key="rec_mode").set_value("build").run()
@@ -151,7 +151,7 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     assert "9 10 11 12 13" in ui.html(at) or 'data-tile="Y9"' in ui.html(at)
     _click(at, "rec_takeback")
     _build(at, "Y9", "rec_layoff")
-    _click(at, "pp_K1")
+    _click(at, "pk_K1")
     assert _turn(at) == (2, "draw")
     rid = at.query_params["rec"]
     rid = rid[0] if isinstance(rid, list) else rid
@@ -162,3 +162,124 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     kinds = [e["type"] for e in rec.events]
     assert kinds.count("take") == 1 and kinds.count("return") == 1 and kinds.count("layoff") == 2
     assert kinds.count("takeback") == 1
+
+
+def _hand_one(at: AppTest) -> str:
+    """The table and hand 1 of tests/seatview_cases.py by taps: the viewer (seat 0) finishes."""
+    _click(at, "rec_start")
+    rid = at.query_params["rec"]
+    rid = rid[0] if isinstance(rid, list) else rid
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    _click(at, "pk_Y9")
+    _click(at, "rec_drew")
+    _build(at, "Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13", "rec_melds")
+    _click(at, "pk_K13")
+    for tile in ("K12", "K11"):
+        _click(at, "rec_drew")
+        _click(at, f"pk_{tile}")
+    _click(at, "pk_Y1")
+    _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
+    _click(at, "pk_Y1")
+    return rid
+
+
+def _totals(at: AppTest) -> tuple[int, list[int]]:
+    m = re.search(r'data-testid="rec-totals" data-hands="(\d+)" data-totals="([-\d ]+)"', ui.html(at))
+    assert m, "no totals"
+    return int(m.group(1)), [int(x) for x in m.group(2).split()]
+
+
+def test_a_game_of_two_hands_next_hand_totals_undo_and_one_saved_log(db: Path) -> None:
+    """After hand 1, "next hand" deals hand 2 (seat 1 starts, the gösterge and rack entered
+    anew) with the game's totals shown; undo at the empty deal goes back into hand 1; hand 2 is
+    played to its end and the game is saved as one seat-view log of two hands, opened in Review."""
+    at = _open(lang="en")
+    rid = _hand_one(at)
+    assert any("Hand 1 is over" in s.value for s in at.success)
+    at.number_input(key="rec_score_1").set_value(45).run()
+    assert _totals(at) == (1, [-101, 0, 202, 202])  # the table's score for seat 1 comes with the next hand
+    _click(at, "rec_next")
+    assert any("Hand 2 of 11: the deal (Right starts)" in h.value for h in at.subheader)
+    assert _totals(at) == (1, [-101, 45, 202, 202])
+    _click(at, "pk_K3")
+    _click(at, "rec_undo")  # the gösterge tapped is taken back first ...
+    assert "Pick the gösterge" in ui.html(at)
+    _click(at, "rec_undo")  # ... then back into hand 1, at its end: the score entered is kept
+    assert any("Hand 1 is over" in s.value for s in at.success)
+    assert at.number_input(key="rec_score_1").value == 45
+    _click(at, "rec_next")
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.run("Y", 1, 13) + SC.run("K", 5, 12))).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    assert _turn(at) == (1, "play") and 'data-hand="2"' in ui.html(at)
+    _build(at, " ".join(SC.run("R", 1, 13)) + " | " + " ".join(SC.run("B", 1, 8)), "rec_melds")
+    _click(at, "pk_Y9")  # seat 1 finishes elden with his 22 tiles
+    assert any("Hand 2 is over" in s.value for s in at.success)
+    n, tot = _totals(at)
+    assert n == 2 and tot[1] < 45
+    _click(at, "rec_save")
+    assert any(f"{rid}, 2 hands" in s.value for s in at.success)
+    pages = [p.proto.page for p in at.get("page_link")]
+    assert any("review" in x for x in pages), pages
+    with store.reading(db) as con:
+        rows = con.execute("SELECT view_seat, valid, hands_counted FROM games WHERE game = ?", [rid]).fetchall()
+        hands = con.execute("SELECT hand, starter, result FROM hands WHERE game = ? ORDER BY ord", [rid]).fetchall()
+        graded = {r[0] for r in con.execute("SELECT DISTINCT seat FROM review_decisions WHERE game = ?",
+                                            [rid]).fetchall()}
+    assert rows and rows[0][:2] == (0, True) and rows[0][2] == 2, rows
+    assert hands == [(1, 0, "finish"), (2, 1, "finish")]
+    assert graded == {0}
+
+
+def test_a_game_stopped_early_saves_the_hands_played(db: Path) -> None:
+    at = _open(lang="tr")
+    rid = _hand_one(at)
+    _click(at, "rec_next")
+    _click(at, "rec_save")  # "end the game here": hand 1 only
+    assert any(f"{rid}, 1 el" in s.value for s in at.success)
+    with store.reading(db) as con:
+        assert con.execute("SELECT valid, hands_counted FROM games WHERE game = ?", [rid]).fetchall() == [(True, 1)]
+
+
+def test_declare_pairs_where_the_preset_asks_for_it_o10(db: Path) -> None:
+    at = _open(lang="en")
+    at.selectbox(key="rec_preset_in").set_value("101-classic").run()
+    _click(at, "rec_start")
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    assert not [b for b in at.button if b.key and b.key.startswith("rec_show")]  # no O7 in 101-classic
+    _click(at, "pk_Y9")
+    _click(at, "rec_drew")
+    pairs = "Y10 Y10 | Y11 Y11 | Y12 Y12 | Y13 Y13 | K9 K9"
+    at.segmented_control(key="rec_mode").set_value("build").run()
+    at.text_input(key="rec_build_in").input(pairs).run()
+    _click(at, "rec_pairs")  # not declared: refused
+    assert any("O10" in e.value for e in at.error)
+    at.segmented_control(key="rec_mode").set_value("discard").run()
+    _click(at, "rec_declare")
+    assert any("Declared pairs: Right" in c.value for c in at.caption)
+    _build(at, pairs, "rec_pairs")
+    assert not at.error
+    assert not [b for b in at.button if b.key == "rec_declare"]  # opened: nothing left to declare
+
+
+def test_show_the_gosterge_twin_where_the_rules_allow_it_o7(db: Path) -> None:
+    at = _open(lang="en")
+    _click(at, "rec_start")
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    keys = {b.key for b in at.button if b.key and b.key.startswith("rec_show_")}
+    assert keys == {"rec_show_1", "rec_show_2", "rec_show_3"}  # the viewer does not hold K3
+    _click(at, "rec_show_2")
+    keys = {b.key for b in at.button if b.key and b.key.startswith("rec_show_")}
+    assert keys == {"rec_show_1", "rec_show_3"}
+    _click(at, "rec_show_1")  # both copies are now out (the gösterge and seat 2's): refused
+    assert any("T2" in e.value or "T1" in e.value or "O7" in e.value for e in at.error)

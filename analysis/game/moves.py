@@ -75,7 +75,7 @@ def on_draw(state: HandState, ev: Mapping[str, Any]) -> HandState:
             raise IllegalMove(f"seat {seat} drew {t} but the deck's next tile is {deck[0]}", "P1")
         deck = deck[1:]
     else:
-        if state.tiles_in_play()[t] >= FULL_SET[t]:
+        if state.copies(t) >= FULL_SET[t]:
             raise IllegalMove(f"seat {seat} drew {t}, but every copy of {t} is already in play", "T1")
     return evolve(state, racks=replace_at(state.racks, seat, state.racks[seat] + (t,)), deck=deck,
                    deck_count=state.deck_count - 1, phase="play", takeable=None,

@@ -1,12 +1,18 @@
-"""Recording a hand as it is played (the dashboard's "Kayıt / Record" page, issue 22).
+"""Recording a game as it is played (the dashboard's "Kayıt / Record" page, issue 22).
 
-A :class:`Recording` holds one game of one hand: the table (preset, players, the recording seat
-or ``None`` for "all racks"), the deal (starter, gösterge, the known racks) and the events entered
-so far. Every event is checked by the engine as it is entered (:meth:`Recording.add`: the whole
-hand is replayed, a refusal names its rule and leaves the recording as it was); :meth:`undo`
-goes back one event at a time. The recording is a plain JSON object (:meth:`to_dict`), so a page
-can keep it in a file and pick it up after a reload; :meth:`log_events` is the finished game as a
+A :class:`Recording` holds one game, hand after hand: the table (preset, players, the recording
+seat or ``None`` for "all racks"), the hands already played (:attr:`Recording.done`) and the hand
+in progress (starter, gösterge, the known racks, the events entered so far). Every event is
+checked by the engine as it is entered (:meth:`Recording.add`: a refusal names its rule and leaves
+the recording as it was); :meth:`undo` goes back one step at a time, across hands too;
+:meth:`next_hand` closes a finished hand and deals the next (the starter moves on, D2; a void hand
+is played again with its number, E3). The recording is a plain JSON object (:meth:`to_dict`), so a
+page can keep it in a file and pick it up after a reload; :meth:`log_events` is the game as a
 seat-view log (or a full log for "all racks").
+
+The hand in progress is kept as the engine's states, one per event (a fold over the events,
+``states[-1]`` the hand as it stands): entering an event applies it to the last state, undo drops
+the last state. They are rebuilt by one replay of the game when the recording is loaded.
 """
 
 from __future__ import annotations
@@ -14,12 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .engine import apply
 from .log import GameLog, LogFormatError, validate_event
-from .replay import HandResult, replay_game
-from .rules import RulesError, resolve
-from .seatview import ViewFormatError, check_event
-from .state import HandState
+from .replay import GameResult, HandResult, replay_game
+from .rules import Rules, RulesError, resolve
+from .seatview import ViewFormatError, apply_view, check_event
+from .state import HandState, IllegalMove
 from .tiles import NotationError, Tile
+
+_OVER = ("finish", "exhausted", "void")
 
 
 class RecordError(ValueError):
@@ -44,12 +53,34 @@ class Recording:
     dealt: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
     started: str | None = None
-    scores: list[int] | None = None  # the table's end scores, as entered (end.scores)
+    scores: list[int] | None = None  # the table's end scores of the hand in progress (end.scores)
+    hand: int = 1  # the number of the hand in progress (a void hand keeps its number, E3)
+    # the hands played: {"hand", "starter", "indicator", "racks", "events", "scores"}, in order
+    done: list[dict[str, Any]] = field(default_factory=list)
+    # the engine's states of the hand in progress (not kept in the file; rebuilt from the events)
+    _states: list[HandState] | None = field(default=None, repr=False, compare=False)
+    _game: GameResult | None = field(default=None, repr=False, compare=False)
+    _game_key: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+
+    # ---- the table's rules -------------------------------------------------------------------
+    def table_rules(self) -> Rules:
+        try:
+            return resolve(self.variant, self.rules)
+        except RulesError as e:
+            raise RecordError(str(e)) from None
+
+    @property
+    def planned(self) -> int:
+        """The hands the game is played over (G1: the preset's count, or the ``hands`` option)."""
+        try:
+            return self.table_rules().hands
+        except RecordError:
+            return 11
 
     # ---- what it is as a log -----------------------------------------------------------------
     def header(self) -> dict[str, Any]:
         h: dict[str, Any] = {"type": "game", "game": self.id, "variant": self.variant,
-                             "players": list(self.players), "hands": 1, "site": "Istaka Kayıt"}
+                             "players": list(self.players), "hands": self.planned, "site": "Istaka Kayıt"}
         if self.rules:
             h["rules"] = dict(self.rules)
         if self.started:
@@ -58,25 +89,38 @@ class Recording:
             h["view"] = self.view
         return h
 
-    def hand_event(self) -> dict[str, Any]:
-        racks: list[list[str] | None] = [list(r) for r in self.racks]
+    def _hand_events(self, h: dict[str, Any], result: str | None) -> list[dict[str, Any]]:
+        racks: list[list[str] | None] = [list(r) for r in h["racks"]]
         if self.view is not None:
             racks = [r if s == self.view else None for s, r in enumerate(racks)]
-        return {"type": "hand", "game": self.id, "hand": 1, "starter": self.starter,
-                "indicator": self.indicator, "racks": racks}
+        n = h["hand"]
+        out: list[dict[str, Any]] = [{"type": "hand", "game": self.id, "hand": n, "starter": h["starter"],
+                                      "indicator": h["indicator"], "racks": racks}]
+        out += [{"type": e["type"], "game": self.id, "hand": n, **{k: v for k, v in e.items() if k != "type"}}
+                for e in h["events"]]
+        if result in _OVER:
+            ev: dict[str, Any] = {"type": "end", "game": self.id, "hand": n, "reason": result}
+            if h.get("scores") is not None:
+                ev["scores"] = list(h["scores"])
+            out.append(ev)
+        return out
 
-    def log_events(self, *, end: bool = True) -> list[dict[str, Any]]:
-        """The game as log events: header, hand, the moves and (when the hand is over) its end."""
-        out = [self.header(), self.hand_event()]
-        out += [{"type": e["type"], "game": self.id, "hand": 1, **{k: v for k, v in e.items() if k != "type"}}
-                for e in self.events]
-        if end and self.dealt:
-            hr = self.replay()
-            if hr.result in ("finish", "exhausted", "void"):
-                ev: dict[str, Any] = {"type": "end", "game": self.id, "hand": 1, "reason": hr.result}
-                if self.scores is not None:
-                    ev["scores"] = list(self.scores)
-                out.append(ev)
+    def current(self) -> dict[str, Any]:
+        """The hand in progress as a ``done`` entry."""
+        return {"hand": self.hand, "starter": self.starter, "indicator": self.indicator, "racks": self.racks,
+                "events": self.events, "scores": self.scores}
+
+    def log_events(self, *, end: bool = True, unfinished: bool = True) -> list[dict[str, Any]]:
+        """The game as log events: the header, every hand played with its end, then the hand in
+        progress (its end once it is over; left out when ``unfinished`` is false and it is not)."""
+        out = [self.header()]
+        for h in self.done:
+            out += self._hand_events(h, h.get("result") if end else None)
+        if self.dealt:
+            state = self.state() if (end or not unfinished) else None
+            res = state.result if state is not None and state.over else None
+            if unfinished or res in _OVER:
+                out += self._hand_events(self.current(), res if end else None)
         return out
 
     def gamelog(self, *, end: bool = False) -> GameLog:
@@ -84,80 +128,168 @@ class Recording:
         return GameLog(self.id, "recording", 1, evs[0], [(i, e) for i, e in enumerate(evs[1:], 2)])
 
     # ---- the engine ----------------------------------------------------------------------------
-    def replay(self) -> HandResult:
-        res = replay_game(self.gamelog(), keep_steps=True)
+    def _key(self) -> tuple[Any, ...]:
+        return len(self.done), self.dealt, len(self.events), tuple(self.scores or ())
+
+    def _replay(self, *, end: bool) -> GameResult:
+        res = replay_game(self.gamelog(end=end), keep_steps=True)
         if res.error is not None:
             raise RecordError(res.error["message"])
-        return res.hands[0]
+        return res
+
+    def states(self) -> list[HandState]:
+        """The engine's states of the hand in progress: the deal, then one per event (cached)."""
+        if not self.dealt:
+            return []
+        if self._states is None or len(self._states) != len(self.events) + 1:
+            hr = self._replay(end=False).hands[-1]
+            if hr.error is not None:
+                raise RecordError(hr.error["message"], hr.error["rule"])
+            self._states = [s.state for s in hr.steps]
+        return self._states
 
     def state(self) -> HandState | None:
         """The hand as it stands (None before the deal is accepted)."""
+        s = self.states()
+        return s[-1] if s else None
+
+    def game(self) -> GameResult:
+        """The whole game replayed (every hand played and the one in progress), cached until the
+        next change: its hands' results and scores, the totals."""
+        if self._game is None or self._game_key != self._key():
+            self._game = self._replay(end=True)
+            self._game_key = self._key()
+        return self._game
+
+    def hand_result(self) -> HandResult:
+        """The hand in progress replayed (its scores settled once it is over)."""
         if not self.dealt:
-            return None
-        hr = self.replay()
-        return hr.steps[-1].state if hr.steps else None
+            raise RecordError("enter the deal first", "D1")
+        return self.game().hands[-1]
+
+    def replay(self) -> HandResult:
+        return self.hand_result()
+
+    def _changed(self) -> None:
+        self._game = None
 
     def deal(self) -> None:
-        """Accept the deal (gösterge and known racks), checked like a log's hand event (D1, T1, T2)."""
-        try:
-            resolve(self.variant, self.rules)
-        except RulesError as e:
-            raise RecordError(str(e)) from None
+        """Accept the deal (gösterge and known racks), checked like a log's hand event (D1, T1, T2,
+        and D2 / G1 against the hand before)."""
+        self.table_rules()
         if self.indicator is None:
             raise RecordError("the gösterge is not entered yet", "T2")
         was = self.dealt
         self.dealt = True
+        self._states = None
+        self._changed()
         try:
-            hr = self.replay()
+            self.states()
         except RecordError:
             self.dealt = was
+            self._states = None
             raise
-        if hr.error is not None:
-            self.dealt = was
-            raise RecordError(hr.error["message"], hr.error["rule"])
 
     def add(self, event: dict[str, Any]) -> HandState:
         """Enter one event (``type``, ``seat`` and its fields); checked by the engine first. A
         refusal (RecordError with the rule ID) leaves the recording unchanged."""
         if not self.dealt:
             raise RecordError("enter the deal first", "D1")
-        ev = {"game": self.id, "hand": 1, **event}
+        ev = {"game": self.id, "hand": self.hand, **event}
         try:
             validate_event(ev)
             check_event(self.header(), ev)
         except (LogFormatError, ViewFormatError) as e:
             raise RecordError(str(e)) from None
-        self.events.append(dict(event))
+        states = self.states()
+        step = apply if self.view is None else apply_view  # as replay_game steps a log
         try:
-            hr = self.replay()
-        except (RecordError, NotationError) as e:
-            self.events.pop()
-            raise RecordError(str(e)) from None
-        if hr.error is not None:
-            self.events.pop()
-            raise RecordError(hr.error["message"], hr.error["rule"])
-        return hr.steps[-1].state
+            new = step(states[-1], ev)
+        except IllegalMove as e:
+            raise RecordError(e.message, e.rule) from None
+        except (NotationError, ValueError) as e:
+            raise RecordError(str(e).rsplit(" [", 1)[0], "T1") from None
+        self.events.append(dict(event))
+        states.append(new)
+        self._changed()
+        return new
+
+    @property
+    def over(self) -> bool:
+        """The hand in progress is over (finished, exhausted or void)."""
+        s = self.state()
+        return s is not None and s.over
+
+    @property
+    def game_over(self) -> bool:
+        """Every planned hand is played (G1; a void hand does not count, E3)."""
+        if self.dealt and self.over:
+            return self.hand_result().result != "void" and self.hand >= self.planned
+        return bool(self.done) and not self.dealt and self.hand > self.planned
+
+    def next_hand(self) -> None:
+        """Close the finished hand (with the table's scores entered in :attr:`scores`) and start
+        the next: the seat after the starter deals it (D2), a void hand is played again with its
+        number and starter (E3); the gösterge and the recording seat's rack are entered anew."""
+        if not self.dealt or not self.over:
+            raise RecordError("the hand is not over yet", "E1")
+        if self.game_over:
+            raise RecordError(f"the game's {self.planned} hands are played", "G1")
+        result = self.hand_result().result
+        self.done.append({**self.current(), "result": result})
+        if result != "void":
+            self.hand += 1
+            self.starter = (self.starter + 1) % 4
+        self.indicator, self.racks, self.dealt, self.events, self.scores = None, [[], [], [], []], False, [], None
+        self._states = None
+        self._changed()
 
     def undo(self) -> dict[str, Any] | None:
-        """Take back the last event (or the deal, when no event is left); what was undone."""
+        """Take back the last event, the deal when no event is left, and before an empty deal
+        the step to this hand (the hand before is in progress again, at its end). What was undone."""
         if self.events:
-            return self.events.pop()
+            ev = self.events.pop()
+            if self._states is not None and len(self._states) > 1:
+                self._states.pop()
+            self._changed()
+            return ev
         if self.dealt:
             self.dealt = False
+            self._states = None
+            self._changed()
             return {"type": "hand"}
+        if self.done and self.indicator is None and not any(self.racks):
+            h = self.done.pop()
+            self.hand, self.starter, self.indicator = h["hand"], h["starter"], h["indicator"]
+            self.racks, self.events, self.scores = h["racks"], h["events"], h.get("scores")
+            self.dealt = True
+            self._states = None
+            self._changed()
+            return {"type": "next_hand"}
         return None
+
+    def totals(self) -> list[int]:
+        """The game's totals so far (every finished hand, its in-game penalties included)."""
+        return self.game().totals if (self.done or self.dealt) else [0, 0, 0, 0]
+
+    def finished_hands(self) -> list[HandResult]:
+        """The hands played to their end, in order (the hand in progress once it is over)."""
+        if not (self.done or self.dealt):
+            return []
+        return [h for h in self.game().hands if h.result in _OVER]
 
     # ---- keeping it --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "variant": self.variant, "rules": self.rules, "players": self.players,
                 "view": self.view, "starter": self.starter, "indicator": self.indicator, "racks": self.racks,
-                "dealt": self.dealt, "events": self.events, "started": self.started, "scores": self.scores}
+                "dealt": self.dealt, "events": self.events, "started": self.started, "scores": self.scores,
+                "hand": self.hand, "done": self.done}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Recording:
         r = cls(str(d["id"]))
         for k in ("variant", "rules", "players", "view", "starter", "indicator", "racks", "dealt", "events",
-                  "started", "scores"):
+                  "started", "scores", "hand", "done"):
             if k in d:
                 setattr(r, k, d[k])
         return r

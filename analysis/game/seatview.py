@@ -199,29 +199,8 @@ def _reveal(state: HandState, seat: int, need: Sequence[Tile], what: str) -> Han
 
 
 def _copies(state: HandState, t: Tile) -> int:
-    """The copies of ``t`` known to lie anywhere (racks, discards, table, indicator): what
-    ``tiles_in_play()[t]`` counts, without building the whole count (tiles are interned)."""
-    n = 1 if t is state.indicator else 0
-    for r in state.racks:
-        # a hidden rack is mostly HIDDEN: counting those hits identity at once, while comparing
-        # other tiles costs Python-level equality per element (Tile has no __eq__ of its own)
-        if r.count(HIDDEN) != len(r):
-            n += r.count(t)
-    for d in state.discards:
-        n += d.count(t)
-    return n + _table_counts(state.table)[t]
-
-
-_LAST_TABLE: list[Any] = [None, Counter()]  # the last table counted and its tile counts
-
-
-def _table_counts(table: tuple[Any, ...]) -> Counter[Tile]:
-    """The physical tiles on a table, counted once per table version (tables are immutable
-    tuples, replaced whenever a meld changes)."""
-    if _LAST_TABLE[0] is not table:
-        _LAST_TABLE[1] = Counter(p.physical for m in table if m is not None for p in m.tiles)
-        _LAST_TABLE[0] = table
-    return _LAST_TABLE[1]
+    """The copies of ``t`` known to lie anywhere (racks, discards, table, indicator)."""
+    return state.copies(t)
 
 
 _VERB = {"discard": "discarded", "show": "showed", "open": "placed", "meld": "placed", "layoff": "laid off",

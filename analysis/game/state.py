@@ -15,7 +15,7 @@ from typing import Any
 
 from . import melds as M
 from .rules import Rules
-from .tiles import Placed, Tile, full_set, okey_of, over_copies
+from .tiles import HIDDEN, Placed, Tile, full_set, okey_of, over_copies
 
 SEATS = range(4)
 
@@ -154,6 +154,23 @@ class HandState:
         c.update(chain(*self.racks))
         return c
 
+    def copies(self, t: Tile) -> int:
+        """``tiles_in_play()[t]`` without counting every tile: the copies of ``t`` known to lie in
+        the racks, discards, on the table or as the indicator (tiles are interned: identity)."""
+        n = 1 if t is self.indicator else 0
+        for r in self.racks:
+            # a seat-view log's hidden rack is mostly HIDDEN: counting those hits identity at once,
+            # while comparing other tiles costs an equality call per element
+            if r.count(HIDDEN) != len(r):
+                n += r.count(t)
+        for d in self.discards:
+            n += d.count(t)
+        counts = self.__dict__.get("_table_counts")
+        if counts is None:  # the table's physical tiles, once per table (see evolve)
+            counts = Counter(p.physical for m in self.table if m is not None for p in m.tiles)
+            self.__dict__["_table_counts"] = counts
+        return n + counts[t]
+
     def fits_table(self, t: Tile) -> TableMeld | None:
         """A table meld the physical tile could be laid off onto (X4), if any."""
         face = self.okey if t.is_joker else t
@@ -217,7 +234,8 @@ def evolve(state: HandState, **changes: Any) -> HandState:
     d = state.__dict__.copy()
     d.update(changes)
     if "table" in changes:
-        d.pop("_table_fit", None)  # a cache of fits_table, valid for one table only
+        d.pop("_table_fit", None)  # caches of fits_table and copies, valid for one table only
+        d.pop("_table_counts", None)
     new = object.__new__(HandState)
     _setattr(new, "__dict__", d)
     return new

@@ -1,15 +1,23 @@
-"""Kayıt / Record: enter a hand as it is played, one or two taps a turn (issue 22).
+"""Kayıt / Record: enter a game as it is played, one or two taps a turn (issue 22).
 
-The table (preset, players, your seat or "all racks"), then the deal (gösterge and rack on the
-4×13 picker, or typed), then each turn: the tile drawn (a tap) or "drew" / "took" for a hidden
-seat, the tile discarded (a tap), an opening or lay-off built on the picker. Every entry is
-checked by the engine (:class:`analysis.game.record.Recording`), a refusal shown with its rule;
-the recording is written to a file at every click (``?rec=ID`` picks it up after a reload); a
-finished hand is saved to the store and reviewed, one click from Replay and Review.
+The table (preset, players, your seat or "all racks"), then hand after hand: the deal (gösterge
+and rack on the 4×13 picker, or typed), then each turn: the tile drawn (a tap) or "drew" / "took"
+for a hidden seat, the tile discarded (a tap), an opening or lay-off built on the picker, an O10
+declaration or an O7 show where the preset has them. Every entry is checked by the engine
+(:class:`analysis.game.record.Recording`), a refusal shown with its rule; the recording is written
+to a file at every click (``?rec=ID`` picks it up after a reload). After a hand, "next hand" deals
+the next (the starter moves on) with the game's totals shown; the game (every hand played, or
+stopped early) is saved to the store and reviewed, one click from Replay and Review.
+
+Speed: everything below the table's setup is one ``st.fragment``, so a tap reruns only the board
+(not the app's sidebar and navigation); the recording stays in memory between taps
+(:mod:`dashboard.recordings`), its hand kept as the engine's states, so a tap applies one event
+instead of replaying the hand, and reads no database.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import streamlit as st
@@ -27,30 +35,37 @@ lang = data.lang()
 DB = data.db_file()
 st.title(t("rec_title", lang))
 st.caption(t("rec_intro", lang))
-LABEL = {"R": "red", "Y": "orange", "B": "blue", "K": "gray"}
+st.html("<style>" + "".join(f".st-key-picker_{c} button p{{color:{v};font-weight:700}}" for c, v in
+                            (("R", "#c62828"), ("Y", "#b26a00"), ("B", "#1565c0"), ("K", "#212121")))
+        + ".rec-pad{min-width:1px}</style>")
 MSG = "_rec_msg"
+SAVED = "_rec_saved"
 
 
 def _say(kind: str, text: str) -> None:
     st.session_state[MSG] = (kind, text)
 
 
-def _rec() -> Recording | None:
+def _rid() -> str | None:
     rid = st.query_params.get("rec")
+    return rid or None
+
+
+def _rec() -> Recording | None:
+    rid = _rid()
     return recordings.load(DB, rid) if rid else None
 
 
 def _change(fn: Any, *args: Any) -> None:
-    """Load the recording, apply ``fn``, store it at once; a refusal is shown with its rule."""
-    rec = _rec()
-    if rec is None:
+    """Apply ``fn`` to the recording and store it at once; a refusal is shown with its rule."""
+    rid = _rid()
+    if rid is None:
         return
     try:
-        fn(rec, *args)
+        if recordings.change(DB, rid, fn, *args) is None:
+            _say("warning", t("rec_no_rec", lang, id=rid))
     except RecordError as e:
         _say("error", t("rec_refused", lang, msg=str(e)))
-        return
-    recordings.save(DB, rec)
 
 
 # ---- the table ---------------------------------------------------------------------------------
@@ -65,8 +80,6 @@ def _start() -> None:
     rec = Recording(rid, variant=s.get("rec_preset_in", "101"), rules=rules,
                     players=[(s.get(f"rec_p{k}") or f"#{k}").strip() or f"#{k}" for k in range(4)],
                     view=None if view == "all" else int(view), starter=int(s.get("rec_starter_in") or 0))
-    from datetime import UTC, datetime
-
     rec.started = datetime.now(UTC).replace(microsecond=0).isoformat()
     recordings.save(DB, rec)
     st.query_params["rec"] = rid
@@ -100,34 +113,70 @@ if rec is None:
 
 url_state.keep(rec=rec.id)
 names = rec.players
-if MSG in st.session_state:
-    kind, text = st.session_state.pop(MSG)
-    getattr(st, kind)(link_rules(md_text(text), lang))
 
 
 def _undo(r: Recording) -> None:
     done = r.undo()
     if done is not None:
-        _say("info", t("rec_undone", lang, what=describe(done, names, lang) if done.get("type") != "hand"
-                       else t("rec_deal", lang)))
+        kind = done.get("type")
+        what = (t("rec_deal", lang) if kind == "hand" else t("rec_next_hand", lang) if kind == "next_hand"
+                else describe(done, names, lang))
+        _say("info", t("rec_undone", lang, what=what))
 
 
-def _picker(on_tap: Any, key: str, jokers: bool = True) -> None:
-    """The 4×13 tile picker (and the false okey): one tap calls ``on_tap(tile)``."""
+def _picker(on_tap: Any, key: str = "pk", jokers: bool = True, disabled: bool = False) -> None:
+    """The 4×13 tile picker (and the false okey): one tap calls ``on_tap(tile)``. Each colour is
+    one horizontal row of plain-text buttons, coloured by the page's style (no 14 columns and no
+    Markdown label per tile: the browser redraws 60 fewer blocks a tap). The deal, draws and
+    discards share one picker at one place on the page (greyed when a hidden seat draws), so a
+    tap changes its buttons' callbacks, never the buttons: the browser keeps them."""
     for colour in COLOURS:
-        with st.container(key=f"picker_{colour}"):
-            cols = st.columns(14)
-        for n in range(1, 14):
-            cols[n - 1].button(f":{LABEL[colour]}[**{n}**]", key=f"{key}_{colour}{n}", on_click=on_tap,
-                               args=(f"{colour}{n}",), width="stretch")
-        if colour == "R" and jokers:
-            cols[13].button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch")
+        with st.container(key=f"picker_{colour}", horizontal=True, wrap=False, gap="small"):
+            for n in range(1, 14):
+                st.button(str(n), key=f"{key}_{colour}{n}", on_click=on_tap, args=(f"{colour}{n}",),
+                          width="stretch", disabled=disabled)
+            if jokers:
+                if colour == "R":
+                    st.button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch",
+                              disabled=disabled)
+                else:  # the rows stay aligned under the false okey's place
+                    st.html('<div class="rec-pad"></div>', width="stretch")
+
+
+def _totals(rec: Recording) -> None:
+    """The game so far: one row per hand played, then the totals (in-game penalties included)."""
+    hands = rec.finished_hands()
+    if not hands:
+        return
+    head = "".join(f"<th>{esc(n)}</th>" for n in names)
+    rows = "".join(f'<tr><td>{h.hand}</td>{"".join(f"<td>{v}</td>" for v in h.totals())}</tr>' for h in hands)
+    tot = rec.totals()
+    st.markdown(f'<table class="ist-plain" data-testid="rec-totals" data-hands="{len(hands)}" '
+                f'data-totals="{" ".join(map(str, tot))}"><tr><th>{esc(t("rec_hand_col", lang))}</th>{head}</tr>'
+                f'{rows}<tr><td><b>{esc(t("rec_total", lang))}</b></td>'
+                f'{"".join(f"<td><b>{v}</b></td>" for v in tot)}</tr></table>', unsafe_allow_html=True)
+
+
+def _save_game(r: Recording) -> None:
+    out = recordings.finish(DB, r)
+    _say("success", t("rec_saved", lang, id=r.id, n=out["hands"]) + f" ({out['annotated']})")
+    st.session_state[SAVED] = r.id
+
+
+def _links(rec: Recording) -> None:
+    if st.session_state.get(SAVED) == rec.id:
+        c = st.columns(2)
+        c[0].page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("rec_to_replay", lang),
+                       query_params={"game": rec.id, "lang": lang})
+        c[1].page_link(data.PAGE_REF.get("review", "views/review.py"), label=t("rec_to_review", lang),
+                       query_params={"game": rec.id, "lang": lang})
 
 
 # ---- the deal ------------------------------------------------------------------------------------
 
-if not rec.dealt:
-    st.subheader(t("rec_deal", lang))
+
+def _deal_view(rec: Recording) -> None:
+    st.subheader(t("rec_deal_of", lang, hand=rec.hand, planned=rec.planned, name=names[rec.starter]))
     rules = PRESETS[rec.variant]
     known = [rec.view] if rec.view is not None else [0, 1, 2, 3]
     target = st.session_state.get("rec_target", known[0])
@@ -182,141 +231,207 @@ if not rec.dealt:
     b[2].button(t("rec_apply", lang), key="rec_apply", on_click=_change, args=(_typed,))
     b[3].button(t("rec_deal_done", lang), key="rec_deal_done", on_click=_change, args=(Recording.deal,),
                 type="primary")
-    b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
-    st.stop()
 
-# ---- the hand ------------------------------------------------------------------------------------
+    def _undo_deal(r: Recording) -> None:  # a tile entered, the gösterge, then back to the hand before
+        if r.indicator is not None or any(r.racks):
+            if not r.racks[st.session_state.get("rec_target", target)] and any(r.racks) and r.view is None:
+                return _say("info", t("rec_drop_first", lang))
+            _drop(r)
+        else:
+            _undo(r)
 
-hr = rec.replay()
-state = hr.steps[-1].state
-st.markdown(table_html(state, names, lang), unsafe_allow_html=True)
-st.caption(t("rec_events", lang, n=len(rec.events)))
-seat = state.turn
-known_rack = rec.view is None or seat == rec.view
+    b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo_deal,))
+    if rec.done:  # a game stopped early: the hands played are saved as they are
+        _totals(rec)
+        st.button(t("rec_save_here", lang), key="rec_save", on_click=_change, args=(_save_game,))
+        _links(rec)
 
 
-def _add(event: dict[str, Any]) -> None:
-    _change(Recording.add, event)
+# ---- a hand over ---------------------------------------------------------------------------------
 
 
-if state.over:
+def _scores_in(r: Recording) -> None:
+    """The table's scores as entered (end.scores): hidden racks are scored from them."""
+    r.scores = [int(st.session_state.get(f"rec_score_{s}", 0)) for s in range(4)]
+
+
+def _next(r: Recording) -> None:
+    _scores_in(r)
+    r.next_hand()
+    for s in range(4):  # the next hand's inputs start from its own computed scores
+        st.session_state.pop(f"rec_score_{s}", None)
+    st.session_state.pop("rec_mode", None)
+    st.session_state["rec_target"] = r.view if r.view is not None else r.starter
+
+
+def _over_view(rec: Recording) -> None:
+    hr = rec.hand_result()
+    state = rec.state()
+    assert state is not None
+    st.markdown(table_html(state, names, lang), unsafe_allow_html=True)
     res = str(state.result)
     words = tm("result_finish", lang, name=names[state.finisher]) if state.finisher is not None else tm(
         f"result_{res}", lang)
-    st.success(t("rec_over", lang, result=md_text(words)))
+    st.success(t("rec_over", lang, hand=rec.hand, result=md_text(words)))
     st.markdown(f"**{esc(t('rec_scores', lang))}**")
     computed = list(hr.scores)
     sc = st.columns(4)
     for s in range(4):
         sc[s].number_input(t("rec_score_of", lang, name=names[s]), key=f"rec_score_{s}", step=1,
                            value=int(rec.scores[s]) if rec.scores else int(computed[s]))
+    _totals(rec)
 
     def _save(r: Recording) -> None:
-        r.scores = [int(st.session_state.get(f"rec_score_{s}", computed[s])) for s in range(4)]
-        out = recordings.finish(DB, r)
-        _say("success", t("rec_saved", lang, id=r.id) + f" ({out['annotated']})")
-        st.session_state["_rec_saved"] = r.id
+        _scores_in(r)
+        _save_game(r)
 
     c = st.columns(4)
-    c[0].button(t("rec_save", lang), key="rec_save", on_click=_change, args=(_save,), type="primary")
-    c[1].download_button(t("rec_download", lang), recordings.log_text(rec), file_name=f"{rec.id}.jsonl",
-                         mime="application/jsonl", key="rec_dl")
-    if st.session_state.get("_rec_saved") == rec.id or rec.id in data.game_ids():
-        c[2].page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("rec_to_replay", lang),
-                       query_params={"game": rec.id, "lang": lang})
-        c[3].page_link(data.PAGE_REF.get("review", "views/review.py"), label=t("rec_to_review", lang),
-                       query_params={"game": rec.id, "lang": lang})
-    st.button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
-    st.stop()
-
-phase = "draw" if state.phase == "draw" else "play"
-st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}" data-events="{len(rec.events)}"><b>'
-            f'{esc(t("rec_turn", lang, name=names[seat], seat=seat, what=t("rec_draw_or_take" if phase == "draw" else "rec_place_or_discard", lang)))}'
-            f'</b></div>', unsafe_allow_html=True)
-prev = (seat - 1) % 4
-top = state.discards[prev][-1] if state.takeable == prev and state.discards[prev] else None
-if state.rules.gosterge and not state.started[seat] and not state.shown[seat]:  # O7, before the first draw
-    st.button(t("rec_show", lang), key="rec_show", on_click=_add,
-              args=({"type": "show", "seat": seat, "tile": str(state.indicator)},))
-
-if phase == "draw":
-    b = st.columns(4)
-    if not known_rack:
-        b[0].button(t("rec_drew", lang), key="rec_drew", on_click=_add, args=({"type": "draw", "seat": seat},),
-                    type="primary")
-    if top is not None:
-        b[1].button(t("rec_took", lang, tile=str(top)), key="rec_took", on_click=_add,
-                    args=({"type": "take", "seat": seat, "tile": str(top)},))
-    b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
-    if known_rack:
-        st.markdown(f"**{esc(t('rec_tap_draw', lang))}**")
-        _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), "pd")
-    st.stop()
-
-# play: a tap discards, or builds a per / çift
-mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard", required=True,
-                            format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
-
-
-def _tap_play(tile: str) -> None:
-    if st.session_state.get("rec_mode", "discard") == "build":
-        cur = st.session_state.get("rec_build_in", "").rstrip()
-        st.session_state["rec_build_in"] = (cur + " " + tile).strip()
+    if rec.game_over:
+        st.info(t("rec_game_over", lang, n=rec.planned))
     else:
-        _add({"type": "discard", "seat": seat, "tile": tile})
+        c[0].button(t("rec_next_hand", lang), key="rec_next", on_click=_change, args=(_next,), type="primary")
+    c[1].button(t("rec_save", lang), key="rec_save", on_click=_change, args=(_save,),
+                type="primary" if rec.game_over else "secondary")
+    c[2].download_button(t("rec_download", lang), recordings.log_text(rec), file_name=f"{rec.id}.jsonl",
+                         mime="application/jsonl", key="rec_dl")
+    c[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    _links(rec)
 
 
-def _place(kind: str, field: str) -> None:
-    def go(r: Recording) -> None:
-        groups = parse_groups(st.session_state.get("rec_build_in", ""))
-        r.add({"type": kind, "seat": seat, field: groups})
+# ---- the hand ------------------------------------------------------------------------------------
+
+
+def _hand_view(rec: Recording) -> None:
+    state = rec.state()
+    assert state is not None
+    tot = rec.totals() if rec.done else None
+    st.markdown(table_html(state, names, lang, totals=tot), unsafe_allow_html=True)
+    st.caption(t("rec_events", lang, n=len(rec.events)) + " · " + t("rec_hand_no", lang, hand=rec.hand,
+                                                                     planned=rec.planned))
+    seat = state.turn
+    known_rack = rec.view is None or seat == rec.view
+    rules = state.rules
+
+    def _add(event: dict[str, Any]) -> None:
+        _change(Recording.add, event)
+
+    phase = "draw" if state.phase == "draw" else "play"
+    what = t("rec_draw_or_take" if phase == "draw" else "rec_place_or_discard", lang)
+    st.markdown(f'<div data-testid="rec-turn" data-seat="{seat}" data-phase="{phase}" data-hand="{rec.hand}" '
+                f'data-events="{len(rec.events)}"><b>'
+                f'{esc(t("rec_turn", lang, name=names[seat], seat=seat, what=what))}</b></div>',
+                unsafe_allow_html=True)
+    prev = (seat - 1) % 4
+    top = state.discards[prev][-1] if state.takeable == prev and state.discards[prev] else None
+    if rules.gosterge:  # O7: any seat before its first draw (the viewer only when he holds the twin)
+        can = [s for s in range(4) if not state.started[s] and not state.shown[s]
+               and (s != rec.view or state.indicator in state.racks[s])
+               and (rec.view is not None or state.indicator in state.racks[s])]
+        if can:
+            sh = st.columns(5)
+            sh[0].markdown(esc(t("rec_show", lang)))
+            for k, s in enumerate(can, 1):
+                sh[k].button(names[s], key=f"rec_show_{s}", on_click=_add,
+                             args=({"type": "show", "seat": s, "tile": str(state.indicator)},))
+    if rules.declare_pairs and state.opened[seat] is None and not state.declared[seat]:  # O10
+        st.button(t("rec_declare", lang, name=names[seat]), key="rec_declare", on_click=_add,
+                  args=({"type": "declare", "seat": seat, "what": "pairs"},))
+    said = [names[s] for s in range(4) if state.declared[s] and state.opened[s] is None]
+    if said:
+        st.caption(t("rec_declared", lang, names=", ".join(said)))
+
+    if phase == "draw":
+        b = st.columns(4)
+        if not known_rack:
+            b[0].button(t("rec_drew", lang), key="rec_drew", on_click=_add,
+                        args=({"type": "draw", "seat": seat},), type="primary")
+        if top is not None:
+            b[1].button(t("rec_took", lang, tile=str(top)), key="rec_took", on_click=_add,
+                        args=({"type": "take", "seat": seat, "tile": str(top)},))
+        b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+        st.markdown(f"**{esc(t('rec_tap_draw' if known_rack else 'rec_hidden_draw', lang))}**")
+        _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), disabled=not known_rack)
+        return
+
+    # play: a tap discards, or builds a per / çift
+    mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard",
+                                required=True, format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
+
+    def _tap_play(tile: str) -> None:
+        if st.session_state.get("rec_mode", "discard") == "build":
+            cur = st.session_state.get("rec_build_in", "").rstrip()
+            st.session_state["rec_build_in"] = (cur + " " + tile).strip()
+        else:
+            _add({"type": "discard", "seat": seat, "tile": tile})
+
+    def _place(kind: str, field: str) -> None:
+        def go(r: Recording) -> None:
+            groups = parse_groups(st.session_state.get("rec_build_in", ""))
+            r.add({"type": kind, "seat": seat, field: groups})
+            st.session_state["rec_build_in"] = ""
+            st.session_state["rec_mode"] = "discard"  # the next tap is the discard: one click saved
+        _change(go)
+
+    def _layoff(kind: str) -> None:
+        def go(r: Recording) -> None:
+            groups = parse_groups(st.session_state.get("rec_build_in", ""))
+            r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on") or 0),
+                   "tiles": [x for g in groups for x in g]})
+            st.session_state["rec_build_in"] = ""
+            st.session_state["rec_mode"] = "discard"
+            st.session_state.pop("rec_layoff_on", None)  # back to the first meld
+        _change(go)
+
+    def _next_group() -> None:
+        st.session_state["rec_build_in"] = st.session_state.get("rec_build_in", "").rstrip() + " |"
+
+    def _clear() -> None:
         st.session_state["rec_build_in"] = ""
-        st.session_state["rec_mode"] = "discard"  # the next tap is the discard: one click saved
-    _change(go)
+
+    st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
+    _picker(_tap_play)
+    b = st.columns(4)
+    if top is None and state.took is not None:
+        b[0].button(t("rec_return", lang, tile=str(state.took)), key="rec_return", on_click=_add,
+                    args=({"type": "return", "seat": seat, "tile": str(state.took)},))
+    if state.turn_base is not None:
+        b[1].button(t("rec_takeback", lang), key="rec_takeback", on_click=_add,
+                    args=({"type": "takeback", "seat": seat},))
+    b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    if mode == "build":
+        st.text_input(t("rec_build_text", lang), key="rec_build_in")
+        c = st.columns(6)
+        c[0].button(t("rec_next_group", lang), key="rec_next_group", on_click=_next_group)
+        opened = state.opened[seat] is not None
+        c[1].button(t("rec_open_melds" if not opened else "rec_meld", lang), key="rec_melds",
+                    on_click=_place, args=("open" if not opened else "meld", "melds"), type="primary")
+        c[2].button(t("rec_open_pairs" if not opened else "rec_pairs", lang), key="rec_pairs",
+                    on_click=_place, args=("open" if not opened else "meld", "pairs"))
+        melds = [m for m in state.table if m is not None]
+        if melds:  # the table melds as they stand are drawn above; one tap picks the target
+            st.segmented_control(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
+                                 default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
+            c[3].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
+            c[4].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
+        st.button(t("rec_clear", lang), key="rec_clear", on_click=_clear)
 
 
-def _layoff(kind: str) -> None:
-    def go(r: Recording) -> None:
-        groups = parse_groups(st.session_state.get("rec_build_in", ""))
-        r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on") or 0),
-               "tiles": [x for g in groups for x in g]})
-        st.session_state["rec_build_in"] = ""
-        st.session_state["rec_mode"] = "discard"
-        st.session_state.pop("rec_layoff_on", None)  # back to the first meld
-    _change(go)
+@st.fragment
+def _board() -> None:
+    """The recording as it stands: a tap reruns only this."""
+    rec = _rec()
+    if rec is None:
+        st.warning(t("rec_no_rec", lang, id=md_text(_rid() or "")))
+        return
+    if MSG in st.session_state:
+        kind, text = st.session_state.pop(MSG)
+        getattr(st, kind)(link_rules(md_text(text), lang))
+    if not rec.dealt:
+        _deal_view(rec)
+    elif rec.over:
+        _over_view(rec)
+    else:
+        _hand_view(rec)
 
 
-def _next_group() -> None:
-    st.session_state["rec_build_in"] = st.session_state.get("rec_build_in", "").rstrip() + " |"
-
-
-def _clear() -> None:
-    st.session_state["rec_build_in"] = ""
-
-
-st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
-_picker(_tap_play, "pp")
-b = st.columns(4)
-if top is None and state.took is not None:
-    b[0].button(t("rec_return", lang, tile=str(state.took)), key="rec_return", on_click=_add,
-                args=({"type": "return", "seat": seat, "tile": str(state.took)},))
-if state.turn_base is not None:
-    b[1].button(t("rec_takeback", lang), key="rec_takeback", on_click=_add,
-                args=({"type": "takeback", "seat": seat},))
-b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
-if mode == "build":
-    st.text_input(t("rec_build_text", lang), key="rec_build_in")
-    c = st.columns(6)
-    c[0].button(t("rec_next_group", lang), key="rec_next_group", on_click=_next_group)
-    opened = state.opened[seat] is not None
-    c[1].button(t("rec_open_melds" if not opened else "rec_meld", lang), key="rec_melds",
-                on_click=_place, args=("open" if not opened else "meld", "melds"), type="primary")
-    c[2].button(t("rec_open_pairs" if not opened else "rec_pairs", lang), key="rec_pairs",
-                on_click=_place, args=("open" if not opened else "meld", "pairs"))
-    melds = [m for m in state.table if m is not None]
-    if melds:  # the table melds as they stand are drawn above; one tap picks the target
-        st.segmented_control(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
-                             default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
-        c[3].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
-        c[4].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
-    st.button(t("rec_clear", lang), key="rec_clear", on_click=_clear)
+_board()
