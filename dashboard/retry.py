@@ -330,7 +330,7 @@ def _play_choice(rp: data.Replay, spot: Spot, state: HandState, kinds: list[str]
                   disabled=not picked)
     if "place" not in kinds:
         if len(picked) != 1:
-            st.caption(t("rt_pick_one", lang))
+            st.caption(t("rt_single_tile", lang))
         return
     want = Counter(str(x) for x in picked)
     allp = placings(rp, spot)

@@ -35,7 +35,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rt_take": ("Yerdeki taşı al", "Take the discard"),
     "rt_rack": ("Istakan ({name})", "Your rack ({name})"),
     "rt_discard_it": ("Seçilen taşı at", "Discard the picked tile"),
-    "rt_pick_one": ("Atmak için tam bir taş seç.", "Pick exactly one tile to discard."),
+    "rt_single_tile": ("Atmak için tam bir taş seç.", "Pick exactly one tile to discard."),
     "rt_clear": ("Seçimi temizle", "Clear the pick"),
     "rt_places": ("Koyma seçenekleri (değerlendiricinin adayları)", "Placings (the evaluator's candidates)"),
     "rt_places_with": ("Seçtiğin taşları koyan seçenekler: {n}", "Placings that use the tiles you picked: {n}"),
@@ -76,7 +76,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rt_col_cost": ("Kayıp", "Loss"),
     "rt_tries_title": ("Denemelerin", "Your tries"),
     "rt_open_replay": ("El tekrarında aç", "Open in the Replay"),
-    "rt_practice_intro": ("Seçilen oyuncunun en pahalı kararları, en pahalısı önce: her birini birkaç kez "
+    "rt_practice_intro": ("Seçilen oyuncunun en pahalı kararları, en pahalısı önce: bir pozisyonu birkaç kez "
                           "deneyebilirsin, ilk yanlıştan sonra bir ipucu gelir.",
                           "The chosen player's costliest decisions, costliest first: try each a few times; "
                           "a hint comes after the first miss."),

@@ -20,7 +20,7 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import (access, game_rules, i18n, jobs, pricing_words, record_words, rule_links, seatview_words,
+from dashboard import (access, game_rules, i18n, jobs, pricing_words, record_words, retry_words, rule_links, seatview_words,
                        sheet_strings, uploads)
 from dashboard import review_data as rv
 
@@ -46,7 +46,8 @@ def _fields(text: str) -> set[str]:
 TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "definition": rv.DEFINITION,
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
           "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS, "seatview": seatview_words.STRINGS,
-          "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS}
+          "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS,
+          "retry": retry_words.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import deep_view, replay_keys
+from dashboard import deep_view, player_view, replay_keys, retry
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
 from dashboard.replay_view import (
@@ -26,6 +26,7 @@ from dashboard.replay_view import (
     score_rows,
     suggestion_html,
 )
+from dashboard.retry_words import t as rt
 from dashboard.seatview_words import t as sv
 from dashboard.tiles_view import esc, md_text, table_html
 
@@ -47,7 +48,7 @@ def _reset_step() -> None:
     st.session_state.step = 0
 
 
-top = st.columns([3, 1, 1])
+top = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
 asked = st.query_params.get("game")
 if asked is not None and asked not in ids:  # a link to a game this database does not hold
     st.warning(t("game_not_found", lang, game=md_text(asked)))
@@ -89,6 +90,12 @@ if n == 0:
 url_state.seed("seat", url_state.int_in(0, 3))
 seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat", help=t("turn_seat_help", lang),
                                   format_func=lambda s: f"{s}: {players[s]}")
+pov = False  # one player's view (issue 24): the turn seat's, the other racks hidden; kept in the URL
+if viewer is None:
+    pov = top[3].toggle(rt("pov_toggle", lang), key="pov", bind="query-params", help=rt("pov_help", lang))
+    if pov:
+        viewer = int(seat_for_turns)
+        st.caption(md_text(rt("pov_note", lang, name=players[viewer])))
 
 last = n - 1
 url_state.seed("step", int)
@@ -149,13 +156,19 @@ with board:
                   on_click=_next_turn, help=t("key_pgdn", lang))
     label = t("step_label", lang, i=step, n=last)
     who = cur_step.event.get("seat")
-    what = describe(cur_step.event, players, lang)
+    what = (player_view.describe_as(viewer, describe) if pov and viewer is not None else describe)(
+        cur_step.event, players, lang)
     st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
                 f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
                 unsafe_allow_html=True)
-    st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+    if pov and viewer is not None:
+        st.markdown(player_view.board_html(steps, step, players, lang, viewer, totals=running_totals(state, before)),
+                    unsafe_allow_html=True)
+    else:
+        st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
     st.caption(t("keys_help", lang))
+    retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # issue 24: practice?retry=…
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -185,6 +198,8 @@ with side:
         autoplay = st.toggle(t("autoplay", lang), key="autoplay")
     st.markdown(f"**{esc(t('moves', lang))}**")
     moves = rp.moves(int(hand_no), lang, describe)
+    if pov and viewer is not None:  # the other seats' draws unnamed
+        moves = player_view.moves(moves, steps, players, lang, viewer, describe)
     # a window around the current move, so that it is always in sight without scrolling; every row
     # is one button (the whole row is clickable and its text wraps instead of being cut)
     lo = max(0, min(step - 6, len(moves) - 18))
@@ -204,7 +219,7 @@ eval_note = None  # the evaluator's first choice, written under the solver's com
 if turn is not None and not (state.over and turn.end < step):
     # what the move review found in this turn (a Review link lands here, issue 24)
     for _, m in rv.hand_mistakes(str(game), int(hand_no)).iterrows():
-        if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end:
+        if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end and viewer in (None, turn.seat):
             st.warning(link_rules(md_text(t("review_says", lang, sev=f'{rv.SEV_ICON[str(m["severity"])]} '
                                             f'{rv.severity(str(m["severity"]), lang)}',
                                             cat=rv.category(str(m["category"]), lang), cost=int(m["cost"]),
