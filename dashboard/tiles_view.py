@@ -101,6 +101,8 @@ CSS = """
 [class*="st-key-tile-"] [data-testid="stBaseButton-primary"]{outline:3px solid #29b6f6;transform:translateY(-5px)}
 [class*="st-key-tilerack-"]{background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;
   padding:8px 4px 6px 4px;border-radius:4px;gap:3px}
+/* a phone (issue 24): a wide Markdown table scrolls in its own box, never the page */
+[data-testid="stMarkdownContainer"] table{display:block;overflow-x:auto;max-width:100%}
 /* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
 [data-testid="InputInstructions"]{display:none}
 </style>
