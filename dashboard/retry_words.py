@@ -88,9 +88,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                  "This session: {right} / {tried} positions right, {cost} points lost in all"),
     "rt_back_practice": ("Alıştırma listesine dön", "Back to the practice list"),
     # one player's view (issue 24, item 8)
-    "pov_toggle": ("Yalnız {name} gözünden", "Only {name}'s view"),
-    "pov_help": ("Diğer ıstakalar ve deste taş sırtı ve sayısıyla: el, oyuncunun gördüğü gibi",
-                 "The other racks and the deck as tile backs with their counts: the hand as the player saw it"),
+    "pov_toggle": ("Oyuncu gözünden", "Player's view"),
+    "pov_help": ("Sıra oyuncusunun gözünden: diğer ıstakalar ve deste taş sırtı ve sayısıyla, el o oyuncunun "
+                 "gördüğü gibi",
+                 "As the seat for turns saw it: the other racks and the deck as tile backs with their counts, the "
+                 "hand as that player saw it"),
     "pov_note": ("{name} gözünden: diğer ıstakalar gizli; öneriler yalnızca {name} için.",
                  "As {name} saw it: the other racks are hidden; suggestions only for {name}."),
 }

@@ -69,6 +69,7 @@ def _replay(browser: Any, site: dict[str, Any], w: int, h: int, lang: str, step:
     pg.goto(f"{site['url']}/replay?game={quote(game)}&hand=1&step={step}&lang={lang}", wait_until="domcontentloaded")
     expect(pg.locator('[data-testid="ist-step"]')).to_have_attribute("data-step", str(step), timeout=60_000)
     pg.wait_for_selector(IDLE, timeout=60_000)
+    pg.evaluate("() => document.fonts.ready.then(() => true)")  # an icon before its font is its name, wide
     pg.wait_for_timeout(300)
     return pg
 
@@ -211,6 +212,7 @@ def test_every_page_fits_a_phone_with_no_cut_label_or_english_word_in_turkish(
         pg.goto(f"{site['url']}/{path}?lang={lang}", wait_until="domcontentloaded")
         pg.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
         pg.wait_for_selector(IDLE, timeout=90_000)
+        pg.evaluate("() => document.fonts.ready.then(() => true)")
         for _ in range(10):  # a long page (Rules) is still laid out for a moment once the script is idle
             pg.wait_for_timeout(300)
             g = pg.evaluate(_PHONE_GEOMETRY)

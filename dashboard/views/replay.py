@@ -48,7 +48,7 @@ def _reset_step() -> None:
     st.session_state.step = 0
 
 
-top = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+top = st.columns([3, 1, 1])
 asked = st.query_params.get("game")
 if asked is not None and asked not in ids:  # a link to a game this database does not hold
     st.warning(t("game_not_found", lang, game=md_text(asked)))
@@ -90,12 +90,6 @@ if n == 0:
 url_state.seed("seat", url_state.int_in(0, 3))
 seat_for_turns = top[2].selectbox(t("turn_seat", lang), range(4), key="seat", help=t("turn_seat_help", lang),
                                   format_func=lambda s: f"{s}: {players[s]}")
-pov = False  # one player's view (issue 24): the turn seat's, the other racks hidden; kept in the URL
-if viewer is None:
-    pov = top[3].toggle(rt("pov_toggle", lang), key="pov", bind="query-params", help=rt("pov_help", lang))
-    if pov:
-        viewer = int(seat_for_turns)
-        st.caption(md_text(rt("pov_note", lang, name=players[viewer])))
 
 last = n - 1
 url_state.seed("step", int)
@@ -140,6 +134,14 @@ before = rp.totals_before(int(hand_no))
 # laid out for a laptop (issue 24): the board at the top of the first screen, compact controls
 # above it, the move list beside it (the table shrinks to its column, never under the list)
 board, side = st.columns([3.3, 1.2], gap="small")
+pov = False  # one player's view (issue 24): the turn seat's, the other racks hidden; kept in the URL
+if viewer is None:
+    with side:
+        pov = st.toggle(rt("pov_toggle", lang), key="pov", bind="query-params", help=rt("pov_help", lang))
+    if pov:
+        viewer = int(seat_for_turns)
+        with board:
+            st.caption(md_text(rt("pov_note", lang, name=players[viewer])))
 with board:
     with st.container(horizontal=True, gap="small", key="rp_nav"):
         st.button(t("first", lang), key="b_first", icon=":material/first_page:", on_click=_go, args=(0,),
