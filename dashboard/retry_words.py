@@ -55,7 +55,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "A forced decision: the options here cannot change the outcome ({move})."),
     "rt_not_candidate": ("Bu hamle değerlendirilemedi: {move}", "This move could not be judged: {move}"),
     "rt_hint": ("İpucu: {hint}", "Hint: {hint}"),
-    "rt_hint_reason": ("daha iyi hamlede {why}.", "in the better move, {why}."),
+    "rt_hint_reason": ("daha iyi hamle için: {why}.", "about the better move: {why}."),
     "rt_hint_take": ("öbür seçeneği düşün: aldığın taş ıstakada ne işe yarıyor?",
                      "think about the other choice: what does the taken tile do in your rack?"),
     "rt_hint_place": ("koyduğun ve ıstakada bıraktığın taşları say: bir sonraki sıraya ne kalıyor?",
