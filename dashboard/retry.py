@@ -310,6 +310,9 @@ def _take_choice(state: HandState, seat: int, lang: str, scope: str) -> None:
 def _play_choice(rp: data.Replay, spot: Spot, state: HandState, kinds: list[str], players: list[str], okey: Tile,
                  lang: str, scope: str) -> None:
     seat = spot.seat
+    allp = placings(rp, spot) if "place" in kinds else []
+    if len(allp) < 2:  # one placing only (waiting, placing nothing): the decision is the discard
+        kinds = ["discard"]
     st.markdown(f"**{esc(t('rt_task_play' if 'place' in kinds else 'rt_task_discard', lang))}**")
     rack = list(state.racks[seat])
     order = sorted(range(len(rack)), key=lambda i: (4, 0) if rack[i].is_joker else ("RYBK".index(rack[i].colour),
@@ -333,7 +336,6 @@ def _play_choice(rp: data.Replay, spot: Spot, state: HandState, kinds: list[str]
             st.caption(t("rt_single_tile", lang))
         return
     want = Counter(str(x) for x in picked)
-    allp = placings(rp, spot)
     fits = [p for p in allp if not want - Counter(p["uses"])]
     st.markdown(f"**{esc(t('rt_places', lang))}**")
     if picked:
