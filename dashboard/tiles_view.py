@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from analysis.game import HandState, TableMeld
@@ -100,6 +100,22 @@ CSS = """
 .st-key-rp_nav button,.st-key-rp_side_nav button{min-height:2rem;padding:0 .55rem}
 .st-key-rp_nav button p,.st-key-rp_side_nav button p{white-space:nowrap}
 .st-key-rp_keys{display:none}
+/* a tile one clicks (Retry, Practice; issue 24): a button drawn as the tile itself, its number in
+   the tile's colour with the small circle under it, as on the board (never a coloured plain label) */
+[class*="st-key-tile-"] button{width:34px;min-width:34px;height:48px;min-height:48px;padding:0;border-radius:5px;
+  background:linear-gradient(#fffdf4,#f3e9cc);border:1px solid #c8b68a;box-shadow:0 2px 0 #b09a66,0 3px 3px rgba(0,0,0,.25)}
+[class*="st-key-tile-"] button p{font:700 18px/20px Georgia,'DejaVu Serif',serif}
+[class*="st-key-tile-"] button p::after{content:'';display:block;width:7px;height:7px;border-radius:50%;
+  border:1.5px solid currentColor;margin:2px auto 0}
+[class*="st-key-tile-R-"] button p{color:#d0281f}[class*="st-key-tile-Y-"] button p{color:#e08600}
+[class*="st-key-tile-B-"] button p{color:#1560bd}[class*="st-key-tile-K-"] button p{color:#1b1b1b}
+[class*="st-key-tile-J-"] button p{color:#1d6b3a}[class*="st-key-tile-J-"] button p::after{display:none}
+[class*="st-key-tile-"][class*="-ok-"] button{border:2px solid #d4a017;box-shadow:0 0 0 2px #ffe27a,0 2px 0 #b09a66}
+[class*="st-key-tile-"] [data-testid="stBaseButton-primary"]{outline:3px solid #29b6f6;transform:translateY(-5px)}
+[class*="st-key-tilerack-"]{background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;
+  padding:8px 4px 6px 4px;border-radius:4px;gap:3px}
+/* a phone (issue 24): a wide Markdown table scrolls in its own box, never the page */
+[data-testid="stMarkdownContainer"] table{display:block;overflow-x:auto;max-width:100%}
 /* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
 [data-testid="InputInstructions"]{display:none}
 </style>
@@ -268,8 +284,10 @@ def meld_html(m: TableMeld, owner: str, okey: Tile, *, small: bool = False, mark
 
 
 def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int | None = None,
-              marks: Marks | None = None) -> str:
-    """One seat's panel: name, opening badge, thresholds, penalties, score, rack, discards."""
+              marks: Marks | None = None, hidden: Sequence[Tile] | None = None) -> str:
+    """One seat's panel: name, opening badge, thresholds, penalties, score, rack, discards.
+    ``hidden``: the rack is drawn as tile backs with their count, after these tiles (the ones the
+    viewing seat saw go in), as :func:`hidden_rack` draws a seat-view log's other seats."""
     okey = state.okey
     tomove = (not state.over) and state.turn == seat
     op = state.opened[seat]
@@ -301,7 +319,7 @@ def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int |
             f'data-seat="{seat}"><div class="hdr"><span class="name">{esc(name)}</span>'
             f'<span class="meta">#{seat}</span>{"".join(badges)}</div>'
             f'<div class="meta">{" · ".join(meta)}</div>'
-            f'{_rack(state, seat, okey, small, lang, marks)}'
+            f'{_rack(state, seat, okey, small, lang, marks, hidden)}'
             f'<div class="ist-discards">{esc(tr("discards", lang))}: {pile}</div></div>')
 
 
@@ -318,8 +336,17 @@ def hidden_rack(count: int, lang: str, *, small: bool = False, known: Iterable[T
             f' data-hidden="{count}">{faces}{backs}<span class="lbl" data-hidden-count="{count}">{words}</span></div>')
 
 
-def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str, marks: Marks | None = None) -> str:
+def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str, marks: Marks | None = None,
+          hidden: Sequence[Tile] | None = None) -> str:
     rack = state.racks[seat]
+    if hidden is not None:  # one player's view: only what that player saw of this rack
+        shown = [x for x in rack if x is not HIDDEN]
+        known = []
+        for x in hidden:
+            if x in shown:
+                shown.remove(x)
+                known.append(x)
+        return hidden_rack(len(rack) - len(known), lang, small=small, known=known, okey=okey)
     n = sum(1 for x in rack if x is HIDDEN)
     if not n:
         marked: list[tuple[Tile, str, str]] = []
@@ -331,9 +358,15 @@ def _rack(state: HandState, seat: int, okey: Tile, small: bool, lang: str, marks
 
 
 def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
-               totals: Sequence[int] | None = None, marks: Marks | None = None) -> str:
+               totals: Sequence[int] | None = None, marks: Marks | None = None, *, viewer: int | None = None,
+               known: Mapping[int, Sequence[Tile]] | None = None) -> str:
     """The whole table: four seats around the centre (gösterge, okey, deck, table melds);
-    ``marks``: what this step marks on the board (:class:`Marks`)."""
+    ``marks``: what this step marks on the board (:class:`Marks`).
+
+    ``viewer``: the table as that seat saw it (issue 24, one player's view): every other rack is
+    tile backs with its count (:func:`hidden_rack`, as in a seat-view log), showing only the tiles
+    ``known`` to sit there (``{seat: tiles}``: discards the viewer saw taken and not yet placed);
+    the deck is always backs with its count."""
     okey = state.okey
     names = list(players) + [f"#{i}" for i in range(len(players), 4)]
     centre = [
@@ -356,6 +389,20 @@ def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
         centre.append(f'<div class="mk-fed-note" data-fed="{tile}">{esc(gw("mk_fed_centre", lang, name=names[who]))} '
                       f'{tile_html(tile, okey, small=True, mark=("fed", _mark_title("fed", tile, lang)))}</div>')
     centre.append("</div>")
-    seats = [seat_html(state, s, names[s], lang, total=None if totals is None else totals[s], marks=marks)
+    seats = [seat_html(state, s, names[s], lang, total=None if totals is None else totals[s], marks=marks,
+                       hidden=None if viewer is None or s == viewer else list((known or {}).get(s, ())))
              for s in range(4)]
     return f'<div class="ist-table">{"".join(seats)}{"".join(centre)}</div>'
+
+
+def tile_key(tile: Tile, okey: Tile | None, scope: str, i: int) -> str:
+    """The widget key of a clickable tile (a button the page's CSS draws as that tile: its colour,
+    the okey's gold ring); ``scope`` and ``i`` keep it unique on the page."""
+    face = "J-0" if tile.is_joker else f"{tile.colour}-{tile.number}"
+    return f"tile-{face}-{'ok-' if okey is not None and tile == okey else ''}{scope}-{i}"
+
+
+def tile_label(tile: Tile) -> str:
+    """The text on a clickable tile: its number (the CSS gives it the colour), the clover for the
+    sahte okey."""
+    return "♣" if tile.is_joker else str(tile.number)

@@ -21,7 +21,7 @@ from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 from dashboard import (access, game_rules, graph_words, i18n, jobs, notes_words, pricing_words, record_words,
-                       rule_links, seatview_words, sheet_strings, uploads)
+                       retry_words, rule_links, seatview_words, sheet_strings, uploads)
 from dashboard import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
           "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS, "seatview": seatview_words.STRINGS,
           "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS,
-          "graph": graph_words.STRINGS, "notes": notes_words.STRINGS}
+          "graph": graph_words.STRINGS, "notes": notes_words.STRINGS, "retry": retry_words.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import board_marks, deep_view, loss_graph, notes_view, replay_keys
+from dashboard import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry
 from dashboard.graph_words import t as gw
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
@@ -27,6 +27,7 @@ from dashboard.replay_view import (
     score_rows,
     suggestion_html,
 )
+from dashboard.retry_words import t as rt
 from dashboard.seatview_words import t as sv
 from dashboard.tiles_view import esc, md_text, table_html
 
@@ -136,6 +137,14 @@ before = rp.totals_before(int(hand_no))
 # laid out for a laptop (issue 24): the board at the top of the first screen, compact controls
 # above it, the move list beside it (the table shrinks to its column, never under the list)
 board, side = st.columns([3.3, 1.2], gap="small")
+pov = False  # one player's view (issue 24): the turn seat's, the other racks hidden; kept in the URL
+if viewer is None:
+    with side:
+        pov = st.toggle(rt("pov_toggle", lang), key="pov", bind="query-params", help=rt("pov_help", lang))
+    if pov:
+        viewer = int(seat_for_turns)
+        with board:
+            st.caption(md_text(rt("pov_note", lang, name=players[viewer])))
 with board:
     with st.container(horizontal=True, gap="small", key="rp_nav"):
         st.button(t("first", lang), key="b_first", icon=":material/first_page:", on_click=_go, args=(0,),
@@ -152,15 +161,22 @@ with board:
                   on_click=_next_turn, help=t("key_pgdn", lang))
     label = t("step_label", lang, i=step, n=last)
     who = cur_step.event.get("seat")
-    what = describe(cur_step.event, players, lang)
+    what = (player_view.describe_as(viewer, describe) if pov and viewer is not None else describe)(
+        cur_step.event, players, lang)
     st.markdown(f'<div data-testid="ist-step" data-step="{step}"><b>{esc(label)}</b> — '
                 f'{esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}{esc(what)}</div>',
                 unsafe_allow_html=True)
-    marks = board_marks.replay_marks(str(game), int(hand_no), step)  # played / better / lay-off / fed (issue 24)
-    st.markdown(table_html(state, players, lang, totals=running_totals(state, before), marks=marks),
-                unsafe_allow_html=True)
+    marks = None
+    if pov and viewer is not None:  # one player's view: nothing of the hidden racks, no marks from the review
+        st.markdown(player_view.board_html(steps, step, players, lang, viewer, totals=running_totals(state, before)),
+                    unsafe_allow_html=True)
+    else:
+        marks = board_marks.replay_marks(str(game), int(hand_no), step)  # played / better / lay-off / fed (issue 24)
+        st.markdown(table_html(state, players, lang, totals=running_totals(state, before), marks=marks),
+                    unsafe_allow_html=True)
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
     st.caption(t("keys_help", lang) + (f" · {gw('mk_legend', lang)}" if marks else ""))
+    retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # issue 24: practice?retry=…
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -191,6 +207,8 @@ with side:
         autoplay = st.toggle(t("autoplay", lang), key="autoplay")
     st.markdown(f"**{esc(t('moves', lang))}**")
     moves = rp.moves(int(hand_no), lang, describe)
+    if pov and viewer is not None:  # the other seats' draws unnamed
+        moves = player_view.moves(moves, steps, players, lang, viewer, describe)
     # a window around the current move, so that it is always in sight without scrolling; every row
     # is one button (the whole row is clickable and its text wraps instead of being cut)
     lo = max(0, min(step - 6, len(moves) - 18))
@@ -212,7 +230,7 @@ eval_note = None  # the evaluator's first choice, written under the solver's com
 if turn is not None and not (state.over and turn.end < step):
     # what the move review found in this turn (a Review link lands here, issue 24)
     for _, m in rv.hand_mistakes(str(game), int(hand_no)).iterrows():
-        if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end:
+        if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end and viewer in (None, turn.seat):
             st.warning(link_rules(md_text(t("review_says", lang, sev=f'{rv.SEV_ICON[str(m["severity"])]} '
                                             f'{rv.severity(str(m["severity"]), lang)}',
                                             cat=rv.category(str(m["category"]), lang), cost=int(m["cost"]),
