@@ -9,7 +9,7 @@ export), :mod:`.connection` (``connect``, ``reading``), :mod:`.importer` and :mo
 cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, opened read-only).
 """
 
-from . import connection, queries
+from . import connection, queries, studies
 from .cluster import Cluster, ClusterError, VersionMismatch
 from .connection import connect, reading
 from .db import (
@@ -62,6 +62,7 @@ __all__ = [
     "DatabaseBusy", "Entry", "FilePrep", "GameRows", "ImportSummary", "StoreError", "analyze", "connect",
     "db_path", "default_workers", "expand_paths", "export_parquet", "game_checksum", "game_rows",
     "connection", "import_paths", "load_review", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
+    "studies",
     "schema_version", "store_games", "to_tables", "write_tables",
     "Cluster", "ClusterError", "VersionMismatch", "export_lake", "is_lake", "open_lake", "parse_partition",
 ]

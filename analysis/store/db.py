@@ -167,6 +167,14 @@ INSERT INTO import_errors
 DELETE FROM import_errors WHERE rowid IN (SELECT r FROM _istaka_ranked WHERE k > 200);
 DROP TABLE _istaka_ranked;
 """),
+    (11, "studies: named, ordered positions (game, hand, step, seat) with a note each (issue 24, item 6)", """
+CREATE SEQUENCE study_ids START 1;
+CREATE TABLE studies (
+    study INTEGER PRIMARY KEY, name VARCHAR NOT NULL, created_at TIMESTAMP, updated_at TIMESTAMP);
+CREATE TABLE study_items (
+    study INTEGER, pos INTEGER,  -- pos: 1, 2, ... in the study's order (rewritten whole on a move)
+    game VARCHAR, hand SMALLINT, step INTEGER, seat TINYINT, note VARCHAR);
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
