@@ -362,7 +362,7 @@ class StudyImport:
         if self.games is not None:
             out.append(f"games: {self.games.line()}")
         if self.status == "stored":
-            out.append(f"study {self.name!r} stored as study {self.study} ({self.items} items)"
+            out.append(f"study {self.name!r} stored as study {self.study} ({self.items} item{'' if self.items == 1 else 's'})"
                        + (" under a new name: another study had this one" if self.renamed else ""))
         elif self.status == "unchanged":
             out.append(f"study {self.name!r} unchanged: it is stored as study {self.study} already")
@@ -498,7 +498,8 @@ def _parse(file: str, raw: bytes, problems: list[str]) -> _Parsed:
         if len(block) < count:
             problems.append(str(StudyFileError(
                 file, len(lines), f"the file ends inside game {gid!r} ({len(block):,} of its {count:,} lines, from "
-                f"line {first:,}): cut short? The complete games before it were imported")))
+                f"line {first:,}): cut short?" + (f" The {len(kept)} complete games before it were imported" if kept
+                                                 else ""))))
             break
         rr = read_lines(block, file)
         got = [x.id for x in rr.games] + [e.game for e in rr.errors if e.game]
@@ -568,7 +569,8 @@ def _import_problems(con: Con, label: str, shown: str) -> list[tuple[str | None,
     """The importer's errors for this file (its latest import), as (game, one line)."""
     rows = con.execute("SELECT line, game, message FROM import_errors WHERE file = ? ORDER BY line NULLS LAST",
                        [label]).fetchall()
-    return [(game, (f"{shown}:{line}: " if line else f"{shown}: ") + (f"game {game}: " if game else "") + str(msg))
+    return [(game, (f"{shown}:{line}: " if line else f"{shown}: ")
+             + (f"game {game}: " if game and repr(game) not in str(msg) else "") + str(msg))
             for line, game, msg in rows]
 
 
@@ -604,7 +606,7 @@ def import_study(con: Con, source: str | os.PathLike[str] | bytes, *, label: str
         if want is None or not have:
             if gid not in failed:
                 problems.append(f"{shown}:{first}: game {gid!r} could not be stored (see `istaka errors`)")
-        elif have[0][0] != want:
+        elif have[0][0] != want and gid not in failed:  # (the importer's conflict names it already)
             problems.append(f"{shown}:{first}: game {gid!r}: this database holds another game under this id; the "
                             f"study's game was not stored (import with --replace to overwrite the stored one)")
     if not problems:
