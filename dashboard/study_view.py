@@ -13,7 +13,7 @@ import streamlit as st
 
 from analysis.store import studies as S
 
-from . import access, data, url_state
+from . import access, data
 from .study_words import t
 from .tiles_view import md_text
 
@@ -108,7 +108,7 @@ def _add(game: str, hand: int, step: int, seat: int, lang: str) -> None:
     st.session_state["sw_add_note"] = ""
     st.session_state["sw_add_name"] = ""
     st.session_state["sw_add_msg"] = ("success", t("sw_added", lang, name=md_text(sname), k=k),
-                                      url_state.link("study", study=target, item=k))
+                                      {"study": str(target), "item": str(k), "lang": lang})
 
 
 def add_control(game: str, hand: int, step: int, seat: int, players: list[str], lang: str) -> None:
@@ -135,7 +135,8 @@ def add_control(game: str, hand: int, step: int, seat: int, players: list[str], 
             kind, text, link = msg
             (st.success if kind == "success" else st.error)(text)  # its fields escaped
             if link:
-                st.markdown(f"[{md_text(t('sw_open_study', lang))}]({link})")
+                st.page_link(data.PAGE_REF.get("study", "views/study.py"), label=t("sw_open_study", lang),
+                             icon=":material/bookmarks:", query_params=link)
 
 
 __all__ = ["NEW", "add_control", "export", "name_of", "studies", "study", "write"]

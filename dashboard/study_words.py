@@ -8,8 +8,8 @@ from .i18n import lookup
 STRINGS: dict[str, tuple[str, str]] = {
     "sw_page": ("Çalışmalar", "Studies"),
     "sw_title": ("Çalışmalar", "Studies"),
-    "sw_intro": ("Bir çalışma, sırası belli konumlardan oluşur (oyun, el, adım, oyuncu), her birinin bir notu "
-                 "vardır. Tekrar sayfasında «Çalışmaya ekle» ile konum eklenir; dosya olarak indirilip başka bir "
+    "sw_intro": ("Bir çalışma, sırası belli konumlardan (oyun, el, adım, oyuncu) ve onların notlarından "
+                 "oluşur. Tekrar sayfasında «Çalışmaya ekle» ile konum eklenir; dosya olarak indirilip başka bir "
                  "Istaka'ya yüklenebilir (oyunlar dosyanın içindedir).",
                  "A study is an ordered set of positions (game, hand, step, seat), each with a note. Add positions "
                  "from Replay with «Add to study»; download it as a file and upload it to another Istaka (the "

@@ -48,6 +48,11 @@ def _item(at: AppTest) -> str:
     return next(m.value for m in at.markdown if 'data-testid="ist-study-item"' in m.value)
 
 
+def _links(at: AppTest) -> dict[str, str]:
+    """The page links drawn: the page's url path -> their query string."""
+    return {p.proto.page.strip("/"): p.proto.query_string for p in at.get("page_link")}
+
+
 def _open(lang: str = "tr", **params: object) -> AppTest:
     return ui.open_page(AppTest.from_file(APP, default_timeout=90), "study", lang=lang, **params)
 
@@ -60,7 +65,9 @@ def test_a_link_opens_its_position_with_the_board_and_the_note_and_walks_on(db: 
     page = ui.html(at)
     assert 'data-testid="ist-step" data-step="6"' in page and 'class="ist-table"' in page
     assert any(r"\*\*ikinci\*\* not" in m.value for m in at.markdown)  # the note as written, not as markdown
-    assert "replay?game=sp-1&hand=2&step=6&seat=1" in page  # the step in Replay
+    links = _links(at)
+    assert links["replay"].startswith("game=sp-1&hand=2&step=6&seat=1&lang=")  # the step in Replay
+    assert links["study"] == f"study={sid}&item=2&lang={lang}"  # this position's own link
     at.button(key="sw_next").click().run()
     ui.ok(at)
     assert 'data-item="3"' in _item(at) and at.query_params["item"] == "3"
@@ -115,7 +122,7 @@ def test_add_to_study_from_replay_stores_the_step_and_seat(db: Path) -> None:
     ui.ok(at)
     st_ = _study(db, "From replay")
     assert st_.items == [S.Item("sp-1", 2, 9, 2, "look at the discard")]
-    assert any(f"study?study={st_.id}&item=1" in m.value for m in at.markdown)
+    assert _links(at)["study"] == f"study={st_.id}&item=1&lang=en"
     assert any("as position 1" in s.value for s in at.success)
     at.button(key="b_next").click().run()  # the next step, into the same study
     at.button(key="sw_add_go").click().run()

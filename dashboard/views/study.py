@@ -189,7 +189,7 @@ with st.container(horizontal=True, gap="small", key="sw_nav", vertical_alignment
 
 rp = data.replay(it.game)
 hr = rp.hand(it.hand) if rp is not None and rp.result.error is None else None
-replay_link = url_state.link("replay", game=it.game, hand=it.hand, step=it.step, seat=it.seat)
+replay_params = {"game": it.game, "hand": str(it.hand), "step": str(it.step), "seat": str(it.seat), "lang": lang}
 board, side = st.columns([3.3, 1.4], gap="small")
 with board:
     if rp is None or hr is None and rp.result.error is not None:
@@ -207,8 +207,11 @@ with board:
                     f'{esc(describe(step.event, players, lang))}</div>', unsafe_allow_html=True)
         before = rp.totals_before(it.hand)
         st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
-    st.markdown(f"[{md_text(t('sw_open_replay', lang))}]({replay_link}) · "
-                f"[{md_text(t('sw_share', lang))}]({url_state.link('study', study=sid, item=k)})")
+    with st.container(horizontal=True, gap="medium"):
+        st.page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("sw_open_replay", lang),
+                     icon=":material/play_arrow:", query_params=replay_params)
+        st.page_link(data.PAGE_REF.get("study", "views/study.py"), label=t("sw_share", lang),
+                     icon=":material/link:", query_params={"study": str(sid), "item": str(k), "lang": lang})
 with side:
     st.markdown(f"**{esc(t('sw_note', lang))}**")
     with st.container(key="sw_note_text"):
