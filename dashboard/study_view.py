@@ -11,6 +11,7 @@ import duckdb
 import pandas as pd
 import streamlit as st
 
+from analysis.store import StoreError
 from analysis.store import studies as S
 
 from . import access, data
@@ -71,14 +72,10 @@ def write(fn: Any, *args: Any, **kw: Any) -> tuple[Any, str | None]:
     try:
         with data.writing_db() as con:
             return fn(con, *args, **kw), None
-    except (S.StudyError, PermissionError) as e:  # StudyError is a StoreError (DatabaseBusy too)
+    except (StoreError, PermissionError) as e:  # a StudyError, DatabaseBusy, the gate
         return None, str(e)
-    except Exception as e:  # noqa: BLE001  (a store error of another kind: one line, never a traceback)
-        from analysis.store import StoreError
-
-        if isinstance(e, (StoreError, duckdb.Error)):
-            return None, str(e).splitlines()[0]
-        raise
+    except duckdb.Error as e:  # the store refused: one line, never a traceback
+        return None, str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def name_of(row_name: str, n: int, lang: str) -> str:

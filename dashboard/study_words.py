@@ -8,12 +8,12 @@ from .i18n import lookup
 STRINGS: dict[str, tuple[str, str]] = {
     "sw_page": ("Çalışmalar", "Studies"),
     "sw_title": ("Çalışmalar", "Studies"),
-    "sw_intro": ("Bir çalışma, sırası belli konumlardan (oyun, el, adım, oyuncu) ve onların notlarından "
-                 "oluşur. Tekrar sayfasında «Çalışmaya ekle» ile konum eklenir; dosya olarak indirilip başka bir "
-                 "Istaka'ya yüklenebilir (oyunlar dosyanın içindedir).",
-                 "A study is an ordered set of positions (game, hand, step, seat), each with a note. Add positions "
-                 "from Replay with «Add to study»; download it as a file and upload it to another Istaka (the "
-                 "games travel inside the file)."),
+    "sw_intro": (("Bir çalışma, sırası belli konumlardan (oyun, el, adım, oyuncu) ve onların notlarından "
+                  "oluşur. Tekrar sayfasında «Çalışmaya ekle» ile konum eklenir; dosya olarak indirilip başka bir "
+                  "Istaka'ya yüklenebilir (oyunlar dosyanın içindedir)."),
+                 ("A study is an ordered set of positions (game, hand, step, seat), each with a note. Add positions "
+                  "from Replay with «Add to study»; download it as a file and upload it to another Istaka (the "
+                  "games travel inside the file).")),
     "sw_none": ("Henüz çalışma yok. Aşağıdan bir çalışma oluşturun ya da bir çalışma dosyası yükleyin.",
                 "No studies yet. Create one below, or upload a study file."),
     "sw_none_reader": ("Henüz çalışma yok.", "No studies yet."),

@@ -415,7 +415,7 @@ def _header(file: str, raw: bytes) -> dict[str, Any]:
         head = _json_line(file, 1, raw, "the first line")
     except StudyFileError:
         raise StudyFileError(file, 1, "not an Istaka study file: its first line is not the study's header "
-                             f"(a JSON object with \"type\": \"study\", docs/studies.md)") from None
+                             "(a JSON object with \"type\": \"study\", docs/studies.md)") from None
     if head.get("type") != "study" or head.get("format", FORMAT) != FORMAT:
         raise StudyFileError(file, 1, "not an Istaka study file: its first line is not the study's header "
                              "(\"type\": \"study\", docs/studies.md)", "type")
