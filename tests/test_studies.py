@@ -213,7 +213,9 @@ def test_a_wrong_version_names_line_1_and_the_field_and_stores_nothing(tmp_path:
 
 def test_a_file_past_the_size_bound_is_not_read(tmp_path: Path, lesson_file: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(S, "MAX_FILE_BYTES", 10_000)
+    from analysis.store import study_file
+
+    monkeypatch.setattr(study_file, "MAX_FILE_BYTES", 10_000)
     student = _db(tmp_path / "s.duckdb")
     _refused(student, S.import_study(student, lesson_file), "a study file is at most 10,000")
     _refused(student, S.import_study(student, lesson_file.read_bytes(), label="upload/x"), "upload/x: ")

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .common import UsageError, busy
-from .store import _connect
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -33,6 +32,17 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     im.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                     help="how long to wait for another process holding the database (default 10)")
     return {"study": busy(cmd_study)}
+
+
+def _connect(args: argparse.Namespace, read_only: bool = False) -> Any:
+    from analysis.store import StoreError, connect
+
+    try:
+        return connect(args.db, read_only=read_only, wait=getattr(args, "wait", None))
+    except StoreError as err:
+        if type(err).__name__ == "DatabaseBusy":
+            raise
+        raise UsageError(str(err)) from None
 
 
 def cmd_study(args: argparse.Namespace) -> int:
