@@ -311,3 +311,19 @@ def test_istaka_study_export_and_import(tmp_path: Path, coach: duckdb.DuckDBPyCo
     assert cli_main(["study", "import", out, "--db", fresh]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "field 'version'" in err and "Traceback" not in err
+
+
+def test_a_line_added_or_lost_between_the_games_is_found_by_the_end_line(tmp_path: Path, lesson_file: Path) -> None:
+    lines = lesson_file.read_bytes().splitlines(keepends=True)
+    student = _db(tmp_path / "s.duckdb")
+    lost = tmp_path / "lost.istaka-study"
+    lost.write_bytes(b"".join(lines[:-2] + lines[-1:]))  # ders-2's last line gone: the end line is read early
+    _refused(student, S.import_study(student, lost), "field 'games'", "end line, inside game 'ders-2'", "lost")
+    assert _games(student) == ["ders-1"]
+    extra = tmp_path / "extra.istaka-study"
+    extra.write_bytes(b"".join(lines) + b"\n\n")  # blank lines after the end are no harm
+    assert S.import_study(student, extra).status == "stored"
+    told = tmp_path / "told.istaka-study"
+    told.write_bytes(b"".join(lines[:-1]) + b'{"type":"study_end","lines":3}\n')
+    S.delete(student, S.find(student, "Açılış dersi — 1"))
+    _refused(student, S.import_study(student, told), "field 'lines'", "lines were added or lost")

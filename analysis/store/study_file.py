@@ -236,6 +236,14 @@ def _item(file: str, n: int, k: int, of: int, raw: bytes, games: set[str]) -> It
     return Item(game, hand, step, seat, note)
 
 
+def _type(raw: bytes) -> Any:
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return obj.get("type") if isinstance(obj, dict) else None
+
+
 def _split(raw: bytes) -> list[bytes]:
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
@@ -273,6 +281,12 @@ def _parse(file: str, raw: bytes, problems: list[str]) -> _Parsed:
                 f"line {first:,}): cut short?" + (f" The {len(kept)} complete games before it were imported" if kept
                                                  else ""))))
             break
+        ends = [first + j for j, x in enumerate(block) if b'"study_end"' in x and _type(x) == "study_end"]
+        if ends:
+            problems.append(str(StudyFileError(
+                file, ends[0], f"line {ends[0]:,} is the study's end line, inside game {gid!r} (its {count:,} lines "
+                f"from line {first:,}, the header says): lines were lost", "games")))
+            break
         rr = read_lines(block, file)
         got = [x.id for x in rr.games] + [e.game for e in rr.errors if e.game]
         if set(got) - {gid} or not rr.games and not rr.errors:
@@ -290,11 +304,19 @@ def _parse(file: str, raw: bytes, problems: list[str]) -> _Parsed:
             problems.append(str(StudyFileError(file, len(lines), "the file ends without its last line "
                                                "({\"type\": \"study_end\"}): cut short?")))
         else:
-            end = _json_line(file, pos + 1, lines[pos], "the end line") if lines[pos].strip() else {}
+            try:
+                end = _json_line(file, pos + 1, lines[pos], "the end line") if lines[pos].strip() else {}
+            except StudyFileError as e:
+                problems.append(str(e))
+                end = {"type": "study_end"}
             if end.get("type") != "study_end":
                 problems.append(str(StudyFileError(
                     file, pos + 1, "the study's end line ({\"type\": \"study_end\"}) was expected here: the "
                     "header's game line counts do not match the file", "type")))
+            elif "lines" in end and end["lines"] != pos + 1:
+                problems.append(str(StudyFileError(
+                    file, pos + 1, f"the end line says the file has {str(end['lines'])[:20]} lines; it is line "
+                    f"{pos + 1:,}: lines were added or lost", "lines")))
             elif any(x.strip() for x in lines[pos + 1:]):
                 problems.append(str(StudyFileError(file, pos + 2, "text after the study's end line")))
     return _Parsed(head["name"], items, kept, game_lines, checksums)
