@@ -7,13 +7,12 @@ the note."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urljoin, urlparse
 
 import pytest
 from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
-from store_logs import make_game, write_log, stored
+from store_logs import make_game, stored, write_log
 
 pytestmark = needs_chromium
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
