@@ -16,6 +16,7 @@ import streamlit as st
 
 from analysis.store import studies as S
 from dashboard import access, data, study_view, url_state
+from dashboard.i18n import md_plain
 from dashboard.replay_view import describe, running_totals
 from dashboard.study_words import t
 from dashboard.tiles_view import esc, md_text, table_html
@@ -143,7 +144,7 @@ def _manage(current: S.Study | None) -> None:
                         key=f"sw_rename_{current.id}")
         c[1].button(t("sw_rename", lang), key="sw_rename", on_click=_rename, args=(current.id,))
         with st.popover(t("sw_delete", lang), icon=":material/delete:"):
-            st.button(t("sw_delete_sure", lang, name=current.name, n=len(current.items)), key="sw_delete_yes",
+            st.button(t("sw_delete_sure", lang, name=md_plain(current.name), n=len(current.items)), key="sw_delete_yes",
                       type="primary", on_click=_delete, args=(current.id, current.name))
 
 
