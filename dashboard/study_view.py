@@ -50,18 +50,17 @@ def study(sid: int) -> S.Study | None:
     return _study(data.version(), data.db_file(), int(sid))
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _export(v: int, path: str, sid: int) -> tuple[str | None, str | None]:
+def missing_games(st_: S.Study) -> list[str]:
+    """The games a study refers to that this database does not hold (its file cannot be made)."""
+    have = set(data.game_ids())
+    return sorted({i.game for i in st_.items if i.game not in have})
+
+
+def export_bytes(sid: int) -> bytes:
+    """The study's file, made when the download is clicked (not on every run: a study of many
+    games takes seconds to write)."""
     with data.reading_db() as con:
-        try:
-            return S.export_text(con, sid), None
-        except S.StudyError as e:
-            return None, str(e)
-
-
-def export(sid: int) -> tuple[str | None, str | None]:
-    """The study's file as text, or None and why it cannot be made (a game no longer stored)."""
-    return _export(data.version(), data.db_file(), int(sid))
+        return S.export_text(con, int(sid)).encode("utf-8")
 
 
 def write(fn: Any, *args: Any, **kw: Any) -> tuple[Any, str | None]:
@@ -136,4 +135,4 @@ def add_control(game: str, hand: int, step: int, seat: int, players: list[str], 
                              icon=":material/bookmarks:", query_params=link)
 
 
-__all__ = ["NEW", "add_control", "export", "name_of", "studies", "study", "write"]
+__all__ = ["NEW", "add_control", "export_bytes", "missing_games", "name_of", "studies", "study", "write"]

@@ -2,11 +2,13 @@
 module (issue 24, item 6): in Turkish and English, a study is made from Replay ("Add to study"
 at a step, with a note), its link is opened in a new browser context (no shared session, as a
 student's browser) and shows that position: the same board the Replay drew at that step, and
-the note."""
+the note; its download is the study file."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urljoin, urlparse
 
@@ -41,8 +43,10 @@ def browser(site: dict[str, Any]) -> Iterator[Any]:
             b.close()
 
 
-WORDS = {"tr": {"add": "Çalışmaya ekle", "new": "Yeni çalışma…", "open": "Çalışmada aç", "title": "Çalışmalar"},
-         "en": {"add": "Add to study", "new": "New study…", "open": "Open in the study", "title": "Studies"}}
+WORDS = {"tr": {"add": "Çalışmaya ekle", "new": "Yeni çalışma…", "open": "Çalışmada aç", "title": "Çalışmalar",
+               "download": "Çalışma dosyasını indir", "go": "Ekle"},
+         "en": {"add": "Add to study", "new": "New study…", "open": "Open in the study", "title": "Studies",
+                "download": "Download the study file", "go": "Add"}}
 
 
 def _idle(pg: Any) -> None:
@@ -78,7 +82,10 @@ def test_a_study_made_from_replay_opens_by_its_link_in_a_new_browser(site: dict[
         pg.locator(".st-key-sw_add_note textarea").fill(note)
         pg.locator(".st-key-sw_add_note textarea").press("Tab")
         _idle(pg)
-        pg.locator(".st-key-sw_add_go button").click()
+        go = pg.locator(".st-key-sw_add_go button")
+        expect(go.locator("p")).to_have_text(w["go"])  # still this language's page, "new study" still picked
+        expect(pick.locator("input")).to_have_value(w["new"])
+        go.click()
         link = pg.locator('[data-testid="stPopoverBody"] a', has_text=w["open"])
         expect(link).to_be_visible(timeout=60_000)
         href = urljoin(pg.url, link.get_attribute("href"))
@@ -100,6 +107,14 @@ def test_a_study_made_from_replay_opens_by_its_link_in_a_new_browser(site: dict[
         expect(pg.locator(".st-key-sw_note_text")).to_contain_text(note)
         picked = pg.locator(".st-key-study input").input_value()
         assert picked.startswith(name), picked
+        with pg.expect_download(timeout=60_000) as dl:  # the file is made when asked for
+            pg.get_by_role("button", name=w["download"]).click()
+        got = Path(dl.value.path()).read_text(encoding="utf-8").splitlines()
+        head, item = json.loads(got[0]), json.loads(got[1])
+        assert head["name"] == name and [g["game"] for g in head["games"]] == [GAME], head
+        assert (item["game"], item["hand"], item["step"], item["seat"], item["note"]) == (GAME, 2, step, 1, note)
+        assert json.loads(got[-1]) == {"type": "study_end", "lines": len(got)}
+        assert dl.value.suggested_filename == f"Ders-{lang}.istaka-study"
         assert "Traceback" not in site["log"].read_text(errors="replace")
     finally:
         ctx.close()

@@ -249,11 +249,11 @@ if row is not None and row + 1 != k:
     st.session_state["item"] = row + 1
     st.rerun()
 
-text, why = study_view.export(sid)
-if text is not None:
-    st.download_button(t("sw_download", lang), text.encode("utf-8"), file_name=S.file_name(cur.name),
+gone = study_view.missing_games(cur)
+if not gone:
+    st.download_button(t("sw_download", lang), lambda: study_view.export_bytes(sid), file_name=S.file_name(cur.name),
                        mime="application/x-ndjson", key="sw_download", icon=":material/download:",
-                       help=t("sw_download_help", lang))
+                       help=t("sw_download_help", lang), on_click="ignore")
 else:
-    st.caption(t("sw_no_download", lang, why=md_text(why or "")))
+    st.caption(t("sw_no_download", lang, why=md_text(t("sw_game_missing", lang, game=", ".join(gone[:5])))))
 _manage(cur)
