@@ -23,6 +23,7 @@ from dashboard.record_words import t as rec_t
 from dashboard.review_data import t as rv_t
 from dashboard.rule_links import t as rl_t
 from dashboard.sheet_strings import t as sh_t
+from dashboard.study_words import t as sw_t
 from dashboard.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
@@ -55,6 +56,7 @@ pages = [
     st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon=":material/science:", url_path="lab"),
     st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),
     st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
+    st.Page(PAGES / "study.py", title=sw_t("sw_page", lang), icon=":material/bookmarks:", url_path="study"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
     st.Page(PAGES / "rules.py", title=rl_t("page_rules", lang), icon=":material/menu_book:", url_path="rules"),
     st.Page(PAGES / "record.py", title=rec_t("page_record", lang), icon=":material/edit_note:", url_path="record"),

@@ -30,6 +30,7 @@ TITLES = {  # page -> (Turkish, English) title
     "practice": ("Kendi hatalarından alıştırma", "Practice on your own mistakes"),
     "rules": ("Kurallar ve kayıt biçimi", "Rules and log format"),
     "record": ("Oynanan eli kaydet", "Record the hand you are playing"),
+    "study": ("Çalışmalar", "Studies"),
 }
 
 pytestmark = needs_chromium
@@ -143,7 +144,7 @@ def test_every_page_loads_without_an_error(site: dict[str, Any], page: Any, lang
     first = site["ids"][0]
     for path, extra in (("games", ""), ("replay", f"&game={first}&hand=1&step=5"), ("lab", ""), ("players", ""),
                         ("review", f"&game={first}"), ("practice", ""), ("rules", "&rule=X4"),
-                        ("rules", "&doc=review"), ("record", "")):
+                        ("rules", "&doc=review"), ("record", ""), ("study", "")):
         title = TITLES[path][lang == "en"]
         _open(page, f"{site['url']}/{path}?lang={lang}{extra}", title)
         _no_errors(page, f"{lang} {path}")

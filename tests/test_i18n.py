@@ -21,7 +21,7 @@ from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 from dashboard import (access, game_rules, graph_words, i18n, jobs, notes_words, pricing_words, record_words,
-                       retry_words, rule_links, seatview_words, sheet_strings, uploads)
+                       retry_words, rule_links, seatview_words, sheet_strings, study_words, uploads)
 from dashboard import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,8 @@ TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "
           "rules_page": rule_links.STRINGS, "game_rules": game_rules.STRINGS, "access": access.STRINGS,
           "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS, "seatview": seatview_words.STRINGS,
           "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS,
-          "graph": graph_words.STRINGS, "notes": notes_words.STRINGS, "retry": retry_words.STRINGS}
+          "graph": graph_words.STRINGS, "notes": notes_words.STRINGS, "retry": retry_words.STRINGS,
+          "study": study_words.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))
@@ -149,7 +150,12 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         lines += play_game(spec).lines()
     log = d / "g.jsonl"
     log.write_text("".join(lines) + '{"type":"game","game":"t-3"}\n{not json\n', encoding="utf-8")
-    yield stored(d / "i18n.duckdb", log, lambda con: analyze(con, games=["t-1"]))  # t-2 waits for analysis
+    def then(con: object) -> None:
+        from analysis.store import studies
+
+        analyze(con, games=["t-1"])  # t-2 waits for analysis
+        studies.create(con, "Ders", [studies.Item("t-1", 1, 12, 0, "not"), studies.Item("t-2", 1, 3, 1, "")])
+    yield stored(d / "i18n.duckdb", log, then)
 
 
 def _texts(at: AppTest) -> list[str]:
@@ -193,6 +199,7 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
     "players": {},
     "review": {"game": "t-1"},
     "practice": {},
+    "study": {"study": 1, "item": 1},  # a study of two positions (the db fixture's)
     "sheet": {"sheet": "i18n-sheet"},  # a score sheet of its own database (_sheet_db), a round being entered
 
     "record": {},  # the table form, then the deal (issue 22)

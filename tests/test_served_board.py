@@ -19,7 +19,7 @@ from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
-PAGES = ("games", "replay", "opening_lab", "players", "review", "practice", "rules")
+PAGES = ("games", "replay", "opening_lab", "players", "review", "practice", "rules", "study")
 
 
 @pytest.fixture

@@ -71,7 +71,7 @@ def test_migration_from_every_older_version_reaches_the_latest_schema_and_keeps_
     ref = store.connect(tmp_path / "ref.duckdb")
     want = schema(ref)
     old = duckdb.connect(str(tmp_path / "old.duckdb"))
-    assert store.migrate(old, upto=version) == list(range(1, version + 1))
+    assert store.migrate(old, upto=version) == [v for v, _, _ in store.MIGRATIONS if v <= version]  # numbers may have gaps
     if version >= 1:  # a game as version 1 wrote it (columns of migration 1 only)
         old.execute("INSERT INTO games (game, checksum, variant, import_id) VALUES ('g', 'c', '101', 1)")
         old.execute("INSERT INTO seats VALUES ('g', 0, 'A'), ('g', 1, 'B'), ('g', 2, 'C'), ('g', 3, 'D')")

@@ -10,11 +10,11 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from . import evaluate, match, notes, replay, review, simulate, solve, store, view
+from . import evaluate, match, notes, replay, review, simulate, solve, store, study, view
 from .common import UsageError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-MODULES = (replay, solve, simulate, match, store, review, notes, evaluate, view)
+MODULES = (replay, solve, simulate, match, store, review, notes, evaluate, view, study)
 
 
 def build_parser() -> argparse.ArgumentParser:

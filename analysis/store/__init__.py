@@ -10,7 +10,7 @@ cluster, this process the only writer), :mod:`.lake` (hive-partitioned Parquet, 
 :mod:`.notes` (a coach's marks and comments on a game's steps).
 """
 
-from . import connection, notes, queries
+from . import connection, notes, queries, studies
 from .cluster import Cluster, ClusterError, VersionMismatch
 from .connection import connect, reading
 from .db import (
@@ -64,6 +64,7 @@ __all__ = [
     "DatabaseBusy", "Entry", "FilePrep", "GameRows", "ImportSummary", "StoreError", "analyze", "connect",
     "db_path", "default_workers", "expand_paths", "export_parquet", "game_checksum", "game_rows",
     "connection", "import_paths", "load_review", "migrate", "next_gid", "open_connection", "prepare_file", "queries", "reading",
+    "studies",
     "schema_version", "store_games", "to_tables", "write_tables",
     "Cluster", "ClusterError", "VersionMismatch", "export_lake", "is_lake", "open_lake", "parse_partition",
     "MARKS", "Note", "NoteError", "add_note", "delete_note", "get_note", "list_notes", "notes", "save_note",

@@ -177,6 +177,14 @@ CREATE TABLE notes (
     created TIMESTAMP NOT NULL, updated TIMESTAMP NOT NULL,  -- UTC
     PRIMARY KEY (game, hand, step));
 """),
+    (11, "studies: named, ordered positions (game, hand, step, seat) with a note each (issue 24, item 6)", """
+CREATE SEQUENCE study_ids START 1;
+CREATE TABLE studies (
+    study INTEGER PRIMARY KEY, name VARCHAR NOT NULL, created_at TIMESTAMP, updated_at TIMESTAMP);
+CREATE TABLE study_items (
+    study INTEGER, pos INTEGER,  -- pos: 1, 2, ... in the study's order (rewritten whole on a move)
+    game VARCHAR, hand SMALLINT, step INTEGER, seat TINYINT, note VARCHAR);
+"""),
 ]
 # Rows of one game are written together and games get increasing gids, so DuckDB's per-segment
 # min/max (zone maps) on gid let a read of one game skip nearly all of a big table: an index
@@ -304,7 +312,7 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
 # ---- export -------------------------------------------------------------------------------
 
 EXPORT_TABLES = ("games", "seats", "players", "hands", "hand_seats", "events", "penalties", "openings",
-                 "mismatches", "imports", "import_errors", "notes")
+                 "mismatches", "imports", "import_errors", "notes", "studies", "study_items")
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, directory: str | Path) -> list[Path]:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dashboard import data, game_rules, suggest, url_state
 from dashboard import review_data as rv
-from dashboard import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry
+from dashboard import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
 from dashboard.graph_words import t as gw
 from dashboard.i18n import md_plain, t
 from dashboard.rule_links import link_rules
@@ -205,6 +205,7 @@ with side:
         st.button(rv.t("next_mistake", lang), key="b_nmistake", icon=":material/flag:", disabled=not _mistakes,
                   on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
         autoplay = st.toggle(t("autoplay", lang), key="autoplay")
+    study_view.add_control(str(game), int(hand_no), step, int(seat_for_turns), players, lang)  # issue 24, item 6
     st.markdown(f"**{esc(t('moves', lang))}**")
     moves = rp.moves(int(hand_no), lang, describe)
     if pov and viewer is not None:  # the other seats' draws unnamed
