@@ -6,7 +6,7 @@ adds to a replay step, and how long the Review page's "deep review" button takes
 1. Replay steps (the rerun after →, first visit: every cache cleared) through Streamlit's AppTest
    on a simulated game, in alternating rounds with the panel and with the panel replaced by a
    no-op (the baseline, same run, same steps); prints the medians and their ratio.
-2. The button's work, ``dashboard.deep_data.run_deep`` (the deep pass with a progress callback,
+2. The button's work, ``dashboard.state.deep_data.run_deep`` (the deep pass with a progress callback,
    then one write), on a simulated game of ``--hands`` hands: wall and CPU seconds, decisions.
 """
 
@@ -42,7 +42,7 @@ def _steps(panel: bool, n: int) -> list[float]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from dashboard import deep_view
+    from dashboard.board import deep_view
 
     real = deep_view.replay_panel
     if not panel:
@@ -90,7 +90,7 @@ def main() -> int:
 
     db = _game_db(tmp, "bench-11", args.hands, "9")
     os.environ["ISTAKA_DB"] = str(db)
-    from dashboard import deep_data
+    from dashboard.state import deep_data
 
     ticks: list[tuple[int, int]] = []
     t0, c0 = time.perf_counter(), time.process_time()

@@ -2,7 +2,7 @@
 
 Shared state is set up here (language, page styles), then ``st.navigation`` runs the page
 (one file per page in ``dashboard/views/``).
-Pages read through :mod:`dashboard.data`, call ``analysis/`` and draw; they hold no SQL and
+Pages read through :mod:`dashboard.state.data`, call ``analysis/`` and draw; they hold no SQL and
 no rules.
 """
 
@@ -17,14 +17,14 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dash
 
 import streamlit as st
 
-from dashboard import access, data, url_state
-from dashboard.i18n import LANGS, t
-from dashboard.record_words import t as rec_t
-from dashboard.review_data import t as rv_t
-from dashboard.rule_links import t as rl_t
-from dashboard.sheet_strings import t as sh_t
-from dashboard.study_words import t as sw_t
-from dashboard.tiles_view import CSS
+from dashboard.state import access, data, url_state
+from dashboard.words.i18n import LANGS, t
+from dashboard.words.record_words import t as rec_t
+from dashboard.state.review_data import t as rv_t
+from dashboard.words.rule_links import t as rl_t
+from dashboard.words.sheet_strings import t as sh_t
+from dashboard.words.study_words import t as sw_t
+from dashboard.board.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
 

@@ -62,7 +62,7 @@ def test_read_only_serves_every_page_with_no_uploader_and_writes_nothing(db: Pat
 def test_club_mode_gives_the_uploader_only_after_the_writer_logs_in(db: Path, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
-    from dashboard.access import hash_passphrase
+    from dashboard.state.access import hash_passphrase
 
     secrets = tmp_path / "secrets.toml"
     secrets.write_text(f'[istaka]\nwriter_passphrase = "{hash_passphrase(PASS, rounds=2_000)}"\n')

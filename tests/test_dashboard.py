@@ -156,7 +156,7 @@ def test_games_upload_imports_good_games_and_lists_bad_lines(app: AppTest, tmp_p
 
 
 def test_games_upload_refuses_a_wrong_file_name(app: AppTest) -> None:
-    from dashboard.uploads import check
+    from dashboard.state.uploads import check
 
     assert check("x.csv", 10, "en") is not None
     assert check("x.jsonl.gz", 10, "en") is None

@@ -21,8 +21,8 @@ from analysis import store
 from analysis.review.lesson import sentence
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, load_review
-from dashboard import deep_data
-from dashboard.pricing_words import cost_text
+from dashboard.state import deep_data
+from dashboard.words.pricing_words import cost_text
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<b>x</b>"
@@ -279,7 +279,7 @@ def test_every_decision_in_full_and_only_those_with_a_cost(app: AppTest, db: Pat
 
 
 def test_a_line_with_a_show_or_a_declaration_says_it_in_words() -> None:
-    from dashboard.deep_view import line_html
+    from dashboard.board.deep_view import line_html
 
     evs = [{"type": "show", "seat": 0, "tile": "R5"}, {"type": "declare", "seat": 0}]
     en, tr = line_html(evs, None, 0, ["A", "B", "C", "D"], "en"), line_html(evs, None, 0, ["A", "B", "C", "D"], "tr")

@@ -24,7 +24,7 @@ from analysis.game import (
     resolve,
 )
 from analysis.selfplay import GameSpec, Player, play_game
-from dashboard import game_rules as gr
+from dashboard.board import game_rules as gr
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 PLAYERS = (Player("Ali", "greedy"), Player("Ayşe", "greedy"), Player("Mehmet", "greedy"), Player("Zeynep", "greedy"))
@@ -120,7 +120,7 @@ def test_every_option_has_words_and_a_documented_rule() -> None:
     from dataclasses import fields
 
     from analysis.game import Rules
-    from dashboard import rule_links
+    from dashboard.words import rule_links
 
     names = {f.name for f in fields(Rules)} - {"variant"}
     assert names == set(gr.OPTIONS)

@@ -20,9 +20,10 @@ import pytest
 from store_logs import stored
 from streamlit.testing.v1 import AppTest
 
-from dashboard import (access, game_rules, graph_words, i18n, jobs, notes_words, pricing_words, record_words,
-                       retry_words, rule_links, seatview_words, sheet_strings, study_words, uploads)
-from dashboard import review_data as rv
+from dashboard.board import game_rules
+from dashboard.state import access, jobs, uploads
+from dashboard.words import graph_words, i18n, notes_words, pricing_words, record_words, retry_words, rule_links, seatview_words, sheet_strings, study_words
+from dashboard.state import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -118,7 +119,7 @@ def test_plurals_and_a_gender_neutral_view_in_english() -> None:
     assert lines[0].startswith("within 1 draw:") and lines[1].startswith("within 3 draws:")
     assert lines[2].startswith("1 sample,")
     assert "their own view" in rv.t("chance", "en", name="Elif")
-    from dashboard.replay_view import describe
+    from dashboard.board.replay_view import describe
 
     lay = describe({"type": "layoff", "seat": 1, "tiles": ["Y13"], "meld": 0}, ["A", "B", "C", "D"], "en")
     assert lay == "lays off Y13 onto per #0"  # not "işler Y13 onto per 0"
@@ -253,3 +254,31 @@ def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.Mon
     assert not wrong, (page, lang, wrong)
     raw = sorted(set(INTERNAL.findall(text)))  # a raw table key (all have "_") or an internal name
     assert not raw, (page, lang, raw)
+
+
+def test_the_two_locale_files_hold_the_same_sections_and_keys() -> None:
+    """Issue 24 item 10: every word is in dashboard/words/locale/{tr,en}.toml, one file per
+    language; a translator who adds a key to one must add it to the other."""
+    import tomllib
+
+    loc = ROOT / "dashboard" / "words" / "locale"
+    tr = tomllib.loads((loc / "tr.toml").read_text(encoding="utf-8"))
+    en = tomllib.loads((loc / "en.toml").read_text(encoding="utf-8"))
+    assert list(tr) == list(en)
+    for section in tr:
+        assert list(tr[section]) == list(en[section]), section
+        assert all(isinstance(v, str) for v in [*tr[section].values(), *en[section].values()]), section
+
+
+def test_no_string_table_is_left_in_the_code() -> None:
+    """The dashboard's Python holds no (Turkish, English) table literal any more: each one reads
+    its section of the locale files (dashboard/words/locale.py)."""
+    for p in (ROOT / "dashboard").rglob("*.py"):
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Dict) and len(value.keys) >= 3 and all(
+                    isinstance(v, ast.Tuple) and len(v.elts) == 2
+                    and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in v.elts)
+                    for v in value.values):
+                raise AssertionError(f"{p.relative_to(ROOT)} line {node.lineno}: a string table in the code")

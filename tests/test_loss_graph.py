@@ -21,8 +21,8 @@ from analysis.game import Tile
 from analysis.review import Choice, Decision, GameReview, HandReview, Mistake, key_moments
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze
-from dashboard import board_marks, loss_graph
-from dashboard.tiles_view import Marks, table_html
+from dashboard.board import board_marks, loss_graph
+from dashboard.board.tiles_view import Marks, table_html
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 PLAYERS = (Player("Sol", "solver"), Player("Ran", "random"), Player("Gre", "greedy"), Player("Rnd", "random"))
@@ -166,7 +166,7 @@ def test_replay_draws_the_hands_graph_and_a_click_goes_to_that_step(app: AppTest
 # ---- the board's marks ------------------------------------------------------------------------
 
 def _hand_with(db: Path, game: str, kind: str) -> tuple[Any, int]:
-    from dashboard.data import Replay
+    from dashboard.state.data import Replay
     from analysis.game import replay_game
     from analysis.store import queries
 

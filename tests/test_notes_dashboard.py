@@ -125,6 +125,6 @@ def test_read_only_mode_shows_notes_but_not_the_editor_and_writes_nothing(db: Pa
     rv = ui.open_page(_app(), "review", game=GAME, lang="en")
     assert any("Comment" in d.value.columns for d in rv.dataframe)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
-    from dashboard import notes_view
+    from dashboard.board import notes_view
 
     assert not notes_view.writable()

@@ -25,7 +25,7 @@ from analysis.game import HIDDEN, Tile
 from analysis.review.deep import grade_decision, seat_knows
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, queries
-from dashboard.tiles_view import tile_key
+from dashboard.board.tiles_view import tile_key
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 GAME = "rt-a"
@@ -227,7 +227,7 @@ def test_one_players_view_hides_the_other_racks_and_keeps_the_toggle_in_the_url(
 
 
 def test_the_tile_buttons_are_drawn_by_colour_so_red_and_yellow_differ() -> None:
-    from dashboard.tiles_view import CSS, tile_label
+    from dashboard.board.tiles_view import CSS, tile_label
 
     r7, y7 = Tile.parse("R7"), Tile.parse("Y7")
     okey = Tile.parse("B3")

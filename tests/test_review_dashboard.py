@@ -20,7 +20,7 @@ from analysis.store import queries
 from analysis import store
 from analysis.store import analyze
 from analysis.selfplay import GameSpec, Player, play_game
-from dashboard import review_data as rv
+from dashboard.state import review_data as rv
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 EVIL = "<img src=x onerror=alert(2)>"

@@ -52,7 +52,7 @@ def _deep(db: Path):  # type: ignore[no-untyped-def]
 def test_the_downloaded_report_is_the_stored_deep_review_in_the_pages_language(db: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24: the page said Kemal lost 0 (deep) while the download was the quick report."""
-    from dashboard import review_data
+    from dashboard.state import review_data
 
     monkeypatch.setenv("ISTAKA_DB", str(db))
     res, gr = _deep(db)

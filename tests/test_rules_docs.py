@@ -13,7 +13,7 @@ import pytest
 from store_logs import make_game, stored, write_log
 from streamlit.testing.v1 import AppTest
 
-from dashboard import rule_links as rl
+from dashboard.words import rule_links as rl
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -136,7 +136,8 @@ def test_every_rule_id_the_analysis_code_cites_has_an_anchor() -> None:
 
 
 def test_every_rule_id_in_the_dashboards_strings_is_documented() -> None:
-    from dashboard import i18n, review_data
+    from dashboard.state import review_data
+    from dashboard.words import i18n
 
     texts = [s for table in (i18n.STRINGS, getattr(review_data, "STRINGS", {}), rl.STRINGS)
              for pair in table.values() for s in pair]
@@ -386,8 +387,8 @@ def _hand_state() -> object:
 
 def test_replay_penalties_and_dangerous_discards_link_their_rules() -> None:
     from analysis.game import Penalty, evolve
-    from dashboard.replay_view import danger_html
-    from dashboard.tiles_view import table_html
+    from dashboard.board.replay_view import danger_html
+    from dashboard.board.tiles_view import table_html
 
     state = evolve(_hand_state(), penalties=(Penalty(1, 101, "X4", 7), Penalty(1, -101, "O8", 9)))
     html = table_html(state, ["Ali", "Ayşe", "Mehmet", "Zeynep"], "en")
@@ -400,7 +401,7 @@ def test_replay_penalties_and_dangerous_discards_link_their_rules() -> None:
 def test_import_errors_link_their_rule_column() -> None:
     import pandas as pd
 
-    from dashboard import uploads
+    from dashboard.state import uploads
 
     errs = pd.DataFrame({"file": ["/tmp/x/a.jsonl", "b.jsonl"], "line": [3, None], "game": ["g1", None],
                          "kind": ["invalid", "unreadable"], "rule": ["L3", None], "message": ["m", "n"]})

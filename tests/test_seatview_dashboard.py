@@ -53,7 +53,7 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 
 
 def test_hidden_rack_draws_one_back_per_tile_and_the_count_in_both_languages() -> None:
-    from dashboard.tiles_view import hidden_rack
+    from dashboard.board.tiles_view import hidden_rack
 
     tr = hidden_rack(21, "tr")
     assert tr.count('class="ist-tile back"') == 21 and "21 gizli taş" in tr and 'data-hidden="21"' in tr

@@ -1,5 +1,5 @@
 """Issue 25 on the dashboard: what an outsider can upload, a reader during an import, and the
-serving modes of dashboard/access.py (read-only, club with a writers' login), through AppTest."""
+serving modes of dashboard/state/access.py (read-only, club with a writers' login), through AppTest."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_a_gzip_bomb_upload_is_refused_by_what_it_inflates_to_and_leaves_no_fold
 
 def test_a_reader_during_an_upload_import_waits_and_gets_no_traceback(db: Path, monkeypatch: Any) -> None:
     from analysis import store
-    from dashboard import data, uploads
+    from dashboard.state import data, uploads
 
     real = store.import_paths
     seen: dict[str, Any] = {}
@@ -140,14 +140,14 @@ def test_read_only_mode_serves_every_page_without_a_write_and_says_so(db: Path, 
                 live[i].click().run()
                 ui.ok(at)
     assert _digest(db) == before
-    from dashboard import data
+    from dashboard.state import data
 
     with pytest.raises(PermissionError), data.writing_db():
         pass
 
 
 def test_club_mode_readers_read_and_a_writer_logs_in_with_the_passphrase(db: Path, monkeypatch: Any) -> None:
-    from dashboard import access
+    from dashboard.state import access
 
     monkeypatch.setenv("ISTAKA_MODE", "club")
     at = _app()
@@ -165,7 +165,7 @@ def test_club_mode_readers_read_and_a_writer_logs_in_with_the_passphrase(db: Pat
 
 
 def test_a_mode_typo_serves_read_only_and_a_flag_wins_over_the_variable() -> None:
-    from dashboard import access
+    from dashboard.state import access
 
     assert access.mode([], {"ISTAKA_MODE": "read-onyl"}) == "read-only"
     assert access.mode(["--read-only"], {"ISTAKA_MODE": "local"}) == "read-only"
@@ -179,7 +179,7 @@ def test_a_mode_typo_serves_read_only_and_a_flag_wins_over_the_variable() -> Non
 
 
 def test_the_queue_runs_one_job_at_a_time_in_order_and_cancels_waiting_and_running() -> None:
-    from dashboard.jobs import JobQueue
+    from dashboard.state.jobs import JobQueue
 
     q = JobQueue()
     gate = threading.Event()
@@ -220,7 +220,7 @@ def test_the_queue_runs_one_job_at_a_time_in_order_and_cancels_waiting_and_runni
 
 
 def test_a_deep_review_from_the_page_is_queued_with_its_place_and_can_be_cancelled(db: Path, monkeypatch: Any) -> None:
-    from dashboard import deep_data, jobs
+    from dashboard.state import deep_data, jobs
 
     release = threading.Event()
 

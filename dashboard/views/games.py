@@ -9,9 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store.queries import GAME_RESULTS
-from dashboard import access, data, game_rules, uploads, url_state
-from dashboard.i18n import fmt_date, md_plain, t
-from dashboard.sheet_strings import t as sh_t
+from dashboard.board import game_rules
+from dashboard.state import access, data, uploads, url_state
+from dashboard.words.i18n import fmt_date, md_plain, t
+from dashboard.words.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("games_title", lang))

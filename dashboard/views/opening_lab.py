@@ -10,11 +10,11 @@ import streamlit as st
 
 from analysis.game import PRESETS
 from analysis.game import COLOURS, FACES, Tile, full_set, okey_of
-from dashboard import data, lab, url_state
-from dashboard.i18n import t
-from dashboard.replay_view import opening_html
-from dashboard.rule_links import link_rules
-from dashboard.tiles_view import esc, md_text, rack_html, tile_html
+from dashboard.state import data, lab, url_state
+from dashboard.words.i18n import t
+from dashboard.board.replay_view import opening_html
+from dashboard.words.rule_links import link_rules
+from dashboard.board.tiles_view import esc, md_text, rack_html, tile_html
 
 lang = data.lang()
 st.title(t("lab_title", lang))

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, data, url_state
-from dashboard.i18n import t
-from dashboard.rule_links import legend
-from dashboard.sheet_strings import t as sh_t
+from dashboard.board import charts
+from dashboard.state import data, url_state
+from dashboard.words.i18n import t
+from dashboard.words.rule_links import legend
+from dashboard.words.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("players_title", lang))
@@ -57,7 +58,7 @@ c.plotly_chart(figs["penalties"], key="ch_penalties")
 if _rules := legend([tr.name for tr in figs["penalties"].data], lang):
     c.caption(_rules)  # the chart's rule IDs named, each linked to its rule on the Rules page
 
-from dashboard import review_charts  # noqa: E402  (the move review: accuracy and mistake trends)
+from dashboard.board import review_charts# noqa: E402  (the move review: accuracy and mistake trends)
 
 review_charts.show(variant, chosen, lang)
 

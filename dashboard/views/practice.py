@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, retry, url_state
-from dashboard import review_data as rv
-from dashboard.i18n import t as tm
-from dashboard.retry_words import t as rt
-from dashboard.tiles_view import md_text
+from dashboard.board import retry
+from dashboard.state import data, url_state
+from dashboard.state import review_data as rv
+from dashboard.words.i18n import t as tm
+from dashboard.words.retry_words import t as rt
+from dashboard.board.tiles_view import md_text
 
 lang = data.lang()
 tr = rv.t

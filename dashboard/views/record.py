@@ -11,7 +11,7 @@ stopped early) is saved to the store and reviewed, one click from Replay and Rev
 
 Speed: everything below the table's setup is one ``st.fragment``, so a tap reruns only the board
 (not the app's sidebar and navigation); the recording stays in memory between taps
-(:mod:`dashboard.recordings`), its hand kept as the engine's states, so a tap applies one event
+(:mod:`dashboard.state.recordings`), its hand kept as the engine's states, so a tap applies one event
 instead of replaying the hand, and reads no database.
 """
 
@@ -24,12 +24,12 @@ import streamlit as st
 
 from analysis.game import COLOURS, PRESETS, Tile
 from analysis.game.record import Recording, RecordError, parse_groups
-from dashboard import data, recordings, url_state
-from dashboard.i18n import t as tm
-from dashboard.record_words import t
-from dashboard.rule_links import link_rules
-from dashboard.replay_view import describe
-from dashboard.tiles_view import esc, md_text, rack_html, table_html, tile_html
+from dashboard.state import data, recordings, url_state
+from dashboard.words.i18n import t as tm
+from dashboard.words.record_words import t
+from dashboard.words.rule_links import link_rules
+from dashboard.board.replay_view import describe
+from dashboard.board.tiles_view import esc, md_text, rack_html, table_html, tile_html
 
 lang = data.lang()
 DB = data.db_file()

@@ -12,13 +12,14 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, game_rules, suggest, url_state
-from dashboard import review_data as rv
-from dashboard import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
-from dashboard.graph_words import t as gw
-from dashboard.i18n import md_plain, t
-from dashboard.rule_links import link_rules
-from dashboard.replay_view import (
+from dashboard.board import game_rules
+from dashboard.state import data, suggest, url_state
+from dashboard.state import review_data as rv
+from dashboard.board import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
+from dashboard.words.graph_words import t as gw
+from dashboard.words.i18n import md_plain, t
+from dashboard.words.rule_links import link_rules
+from dashboard.board.replay_view import (
     compare,
     describe,
     finish_explanation,
@@ -27,9 +28,9 @@ from dashboard.replay_view import (
     score_rows,
     suggestion_html,
 )
-from dashboard.retry_words import t as rt
-from dashboard.seatview_words import t as sv
-from dashboard.tiles_view import esc, md_text, table_html
+from dashboard.words.retry_words import t as rt
+from dashboard.words.seatview_words import t as sv
+from dashboard.board.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
 st.title(t("replay_title", lang))

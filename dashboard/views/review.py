@@ -7,11 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, deep_view, loss_graph, moments_view, notes_view, url_state
-from dashboard import review_data as rv
-from dashboard.i18n import t as tm
-from dashboard.rule_links import link_rules_html
-from dashboard.tiles_view import esc
+from dashboard.board import deep_view, loss_graph, moments_view, notes_view
+from dashboard.state import data, url_state
+from dashboard.state import review_data as rv
+from dashboard.words.i18n import t as tm
+from dashboard.words.rule_links import link_rules_html
+from dashboard.board.tiles_view import esc
 
 lang = data.lang()
 tr = rv.t

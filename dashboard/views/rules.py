@@ -13,9 +13,9 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import data
-from dashboard import rule_links as rl
-from dashboard.tiles_view import md_text
+from dashboard.state import data
+from dashboard.words import rule_links as rl
+from dashboard.board.tiles_view import md_text
 
 lang = data.lang()
 tr = rl.t

@@ -17,9 +17,9 @@ import pandas as pd
 import streamlit as st
 
 from analysis.game.sheet import SheetError, score_result
-from dashboard import data, sheet_data, url_state
-from dashboard.sheet_data import Sheet
-from dashboard.sheet_strings import t
+from dashboard.state import data, sheet_data, url_state
+from dashboard.state.sheet_data import Sheet
+from dashboard.words.sheet_strings import t
 
 lang = data.lang()
 st.title(t("sh_title", lang))

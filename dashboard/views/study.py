@@ -3,8 +3,8 @@ link to the step in Replay), edit notes, reorder or remove positions, download t
 and upload one (issue 24, item 6).
 
 The study and the position live in the URL (``study?study=ID&item=K``, K from 1) through
-:mod:`dashboard.url_state`, so a copied link opens the same position. Every change goes through
-the write gate (:func:`dashboard.study_view.write`); a reader sees the studies, not the controls.
+:mod:`dashboard.state.url_state`, so a copied link opens the same position. Every change goes through
+the write gate (:func:`dashboard.board.study_view.write`); a reader sees the studies, not the controls.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store import studies as S
-from dashboard import access, data, study_view, url_state
-from dashboard.i18n import md_plain
-from dashboard.replay_view import describe, running_totals
-from dashboard.study_words import t
-from dashboard.tiles_view import esc, md_text, table_html
-from dashboard.uploads import short_name
+from dashboard.board import study_view
+from dashboard.state import access, data, url_state
+from dashboard.words.i18n import md_plain
+from dashboard.board.replay_view import describe, running_totals
+from dashboard.words.study_words import t
+from dashboard.board.tiles_view import esc, md_text, table_html
+from dashboard.state.uploads import short_name
 
 lang = data.lang()
 st.title(t("sw_title", lang))
