@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store.queries import GAME_RESULTS
-from dashboard.board import game_rules
+from dashboard.board import game_rules, uploader
 from dashboard.state import access, data, uploads, url_state
 from dashboard.words.i18n import fmt_date, md_plain, t
 from dashboard.words.sheet_strings import t as sh_t
@@ -94,11 +94,7 @@ else:
 
 st.divider()
 if access.can_write():
-    # Streamlit writes the drop zone's button and hint in English: ours replace them, in the page's language
-    st.html("<style>.st-key-upload [data-testid='stFileUploaderDropzoneInstructions']{display:none}"
-            ".st-key-upload [data-testid='stFileUploaderDropzone'] button p{font-size:0}"
-            ".st-key-upload [data-testid='stFileUploaderDropzone'] button p::after{font-size:14px;"
-            f"content:'{t('upload_button', lang)}'}}</style>")
+    uploader.localise("upload", lang)  # Streamlit's own English words on the drop zone, replaced
     # imported in the callback, before this page runs again: the counts above are then already fresh
     files = st.file_uploader(t("upload", lang), type=["jsonl", "gz"], accept_multiple_files=True, key="upload",
                              on_change=uploads.on_upload, args=(lang,))

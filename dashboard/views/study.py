@@ -15,10 +15,11 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store import studies as S
-from dashboard.board import study_view
+from dashboard.board import board_marks, player_view, study_view, uploader
 from dashboard.state import access, data, url_state
 from dashboard.words.i18n import md_plain
 from dashboard.board.replay_view import describe, running_totals
+from dashboard.words.retry_words import t as rt
 from dashboard.words.study_words import t
 from dashboard.board.tiles_view import esc, md_text, table_html
 from dashboard.state.uploads import short_name
@@ -136,6 +137,7 @@ def _manage(current: S.Study | None) -> None:
         c = st.columns([3, 1], vertical_alignment="bottom")
         c[0].text_input(t("sw_new_name", lang), max_chars=S.MAX_NAME, key="sw_new")
         c[1].button(t("sw_create", lang), key="sw_create", on_click=_create, icon=":material/add:")
+        uploader.localise("sw_file", lang)
         st.file_uploader(t("sw_upload", lang), key="sw_file", on_change=_upload, help=t("sw_upload_help", lang),
                          max_upload_size=max(1, S.MAX_FILE_BYTES // 1_000_000))
         if current is None:
@@ -208,7 +210,14 @@ with board:
                     f' — {esc(players[who]) + ": " if isinstance(who, int) and 0 <= who < 4 else ""}'
                     f'{esc(describe(step.event, players, lang))}</div>', unsafe_allow_html=True)
         before = rp.totals_before(it.hand)
-        st.markdown(table_html(state, players, lang, totals=running_totals(state, before)), unsafe_allow_html=True)
+        totals = running_totals(state, before)
+        # one player's view (issue 24): the item's seat sees its own rack, the others as tile backs
+        if st.toggle(rt("pov_toggle", lang), key="sw_pov", help=t("sw_pov_help", lang, name=players[it.seat])):
+            st.markdown(player_view.board_html(hr.steps, it.step, players, lang, it.seat, totals=totals),
+                        unsafe_allow_html=True)
+        else:  # as Replay draws it, with the review's marks
+            st.markdown(table_html(state, players, lang, totals=totals,
+                                   marks=board_marks.replay_marks(it.game, it.hand, it.step)), unsafe_allow_html=True)
     with st.container(horizontal=True, gap="medium"):
         st.page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("sw_open_replay", lang),
                      icon=":material/play_arrow:", query_params=replay_params)
