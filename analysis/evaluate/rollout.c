@@ -409,11 +409,7 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
     S->cx = (Ctx){K1 + K2, 1, K1, g->okn * K2 + 1, runs_ok, pairs_ok};
     S->W = W;
     S->req = req;
-    if (++gen == 0) {
-        gen = 1;
-        memset(memo, 0, sizeof memo);
-    }
-    memo_used = 0;
+    memo_begin(&S->cx);
     pool_used = 0;
     const Ctx *cx = &S->cx;
     int nrs = 0, rs_colour[MAXSLOT], rs_len[MAXSLOT];
@@ -810,46 +806,50 @@ static void lay_offs(G *g, int p, const Plan *pl)
 static void greedy_layoffs(G *g, int p)
 {
     uint8_t *c = g->rack[p];
-    static Plan one;
+    static Plan one; /* lay_offs reads only its first lay-off's fields */
+    int left = rack_n(c);
     for (;;) {
-        int done = 1;
-        for (int n = 12; n >= 0 && done; n--)
-            for (int col = 0; col < 4 && done; col++) {
+        int hit = 0;
+        for (int n = 12; n >= 0 && !hit && left > 1; n--)
+            for (int col = 0; col < 4 && !hit; col++) {
                 int f = col * 13 + n;
-                if (!c[f] || rack_n(c) <= 1)
+                if (!c[f])
                     continue;
-                for (int i = 0; i < g->nt && done; i++) {
+                for (int i = 0; i < g->nt && !hit; i++) {
                     const TM *m = &g->tab[i];
-                    memset(&one, 0, sizeof one);
+                    int end = -1;
                     if (m->kind == 0 && m->a == col) {
                         int cap = g->r.run_end_cap;
-                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2)) {
+                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2))
+                            end = 0;
+                        else if (n == m->hi + 1 && (!cap || m->endc[1] < 2))
+                            end = 1;
+                        if (end >= 0) {
+                            one.ngl = 0;
                             one.nrl = 1;
                             one.rlm[0] = (uint8_t)i;
-                            one.rle[0] = 0;
+                            one.rle[0] = (uint8_t)end;
                             one.rlj[0] = 1;
-                        } else if (n == m->hi + 1 && (!cap || m->endc[1] < 2)) {
-                            one.nrl = 1;
-                            one.rlm[0] = (uint8_t)i;
-                            one.rle[0] = 1;
-                            one.rlj[0] = 1;
+                            one.rlf[0] = 0;
+                            hit = 1;
                         }
                     } else if (m->kind == 1 && m->a == n && m->phys[col] < 0) {
                         int k = (m->phys[0] >= 0) + (m->phys[1] >= 0) + (m->phys[2] >= 0) + (m->phys[3] >= 0);
                         if (k < 4) {
+                            one.nrl = 0;
                             one.ngl = 1;
                             one.glm[0] = (uint8_t)i;
                             one.glc[0] = (uint8_t)col;
+                            one.glw[0] = 0;
+                            hit = 1;
                         }
-                    }
-                    if (one.nrl || one.ngl) {
-                        lay_offs(g, p, &one);
-                        done = 0;
                     }
                 }
             }
-        if (done)
+        if (!hit)
             return;
+        lay_offs(g, p, &one);
+        left--;
     }
 }
 

@@ -153,7 +153,11 @@ static void colour_dp(const Ctx *cx, const uint8_t *cnt, int W, int req, int64_t
     }
 }
 
-/* ---- memo of colour answers (per call, stamped by generation) ------------------------------- */
+/* ---- memo of colour answers, stamped by generation ------------------------------------------
+ * An answer depends on the colour's 13 counts, W, req, whether runs and pairs may be placed (all
+ * in the key) and the weights: the memo outlives a search while the weights stay the same (the
+ * rollouts of one hand search one rack after another with the same weights, and a colour's counts
+ * come back again and again), and is emptied when they change or it is three quarters full. */
 
 #define MEMO_BITS 14
 #define MEMO_SIZE (1 << MEMO_BITS)
@@ -167,6 +171,24 @@ typedef struct {
 static Memo memo[MEMO_SIZE];
 static uint32_t gen = 1;
 static int memo_used;
+static int64_t memo_w[4] = {-1, -1, -1, -1}; /* the weights (ar, br, aw, bw) its answers are for */
+
+/* Called at the start of every search with its weights. */
+static void memo_begin(const Ctx *cx)
+{
+    if (cx->ar == memo_w[0] && cx->br == memo_w[1] && cx->aw == memo_w[2] && cx->bw == memo_w[3] &&
+        memo_used < MEMO_SIZE / 2)
+        return;
+    memo_w[0] = cx->ar;
+    memo_w[1] = cx->br;
+    memo_w[2] = cx->aw;
+    memo_w[3] = cx->bw;
+    if (++gen == 0) {
+        gen = 1;
+        memset(memo, 0, sizeof memo);
+    }
+    memo_used = 0;
+}
 
 /* colour_best of solver_core: the best with at most u okeys, u = 0..W. */
 static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int req)
@@ -174,7 +196,8 @@ static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int 
     uint64_t key = 0;
     for (int i = 0; i < 13; i++)
         key = (key << 2) | cnt[i];
-    key = (key << 3 | (uint64_t)W) << 4 | (uint64_t)(req + 1);
+    key = ((key << 3 | (uint64_t)W) << 4 | (uint64_t)(req + 1)) << 2 | (uint64_t)(cx->runs != 0) << 1 |
+          (uint64_t)(cx->pairs != 0);
     uint64_t h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
     for (;;) {
         Memo *m = &memo[h];
@@ -462,6 +485,9 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
 {
     int wrem = S->W - wused;
     if (i == S->nslots) {
+        int64_t b1 = S->bound[i][wrem], b2 = tw + wrem * S->ww_max;
+        if (score + (b1 < b2 ? b1 : b2) <= S->best_score)
+            return; /* the leaf cannot beat the best: its runs and pairs are bounded as above */
         int64_t vec[NU];
         leaf_vec(&S->cx, S->counts, wrem, req_done ? -1 : S->req, vec);
         if (vec[wrem] != NEG && score + vec[wrem] > S->best_score) {
@@ -732,11 +758,7 @@ static PyObject *k_search(PyObject *self, PyObject *args)
     S.cx = (Ctx){ar, br, aw, bw, runs_ok, pairs_ok};
     S.W = W;
     S.req = req;
-    if (++gen == 0) {
-        gen = 1;
-        memset(memo, 0, sizeof memo);
-    }
-    memo_used = 0;
+    memo_begin(&S.cx);
     pool_used = 0;
     const Ctx *cx = &S.cx;
 
