@@ -394,7 +394,8 @@ static void c_plan(Search *S, Plan *pl)
 /* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
  * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
 static long n_search, n_turns, n_plays, n_hits, n_cat[8];
-static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                        int64_t floor, int first)
 {
     n_search++;
     n_cat[g->opened[g->turn] ? 7 : (runs_ok) | (slots << 1) | ((req >= 0) << 2)]++; /* 7: opened seats */
@@ -513,8 +514,9 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
         if (x && (run_ok[f / 13][f % 13] || slot_face[f] || (pairs_ok && (x >= 2 || W))))
             tw += x * real_weight(cx, f);
     }
-    run_search(S, tw);
-    if (S->best_score <= NEG / 2)
+    S->first = first;
+    run_search_above(S, tw, floor);
+    if (S->best_score <= NEG / 2 || S->best_score <= floor)
         return -1;
     pl->score = S->best_score;
     c_plan(S, pl);
@@ -550,6 +552,7 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
 #define SMEMO_BITS 13
 typedef struct {
     uint64_t key, tsig;
+    int64_t floor;
     uint8_t cnt[52];
     int8_t W, req, flags, ok;
     Plan pl;
@@ -573,23 +576,25 @@ static uint64_t table_sig(const G *g)
     return h;
 }
 
-static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                    int64_t floor, int first)
 {
     uint64_t tsig = slots ? table_sig(g) : (uint64_t)g->okn;
-    int flags = runs_ok | pairs_ok << 1 | slots << 2;
-    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags);
+    int flags = runs_ok | pairs_ok << 1 | slots << 2 | first << 3;
+    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags) ^ (uint64_t)floor;
     for (int f = 0; f < 52; f++)
         h = (h ^ cnt[f]) * 1099511628211ULL;
     SMemo *e = &smemo[h >> (64 - SMEMO_BITS)];
-    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags &&
+    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags && e->floor == floor &&
         !memcmp(e->cnt, cnt, 52)) {
         n_hits++;
         if (e->ok)
             *pl = e->pl;
         return e->ok ? 0 : -1;
     }
-    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl);
+    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl, floor, first);
     e->key = h;
+    e->floor = floor;
     e->tsig = tsig;
     e->W = (int8_t)W;
     e->req = (int8_t)req;
@@ -603,13 +608,14 @@ static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, 
 
 /* The same, keeping a tile to discard (P5): where everything fits, the best of leaving out each
  * distinct tile, cheapest first, while one can still win. */
-static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int search_keep_above(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                             int64_t floor, int first)
 {
     uint8_t cnt[52];
     memcpy(cnt, c53, 52);
     int W = c53[WILD];
     int n = rack_n(c53);
-    if (c_search(g, cnt, W, runs_ok, pairs_ok, req, slots, pl) < 0)
+    if (c_search(g, cnt, W, runs_ok, pairs_ok, req, slots, pl, floor, first) < 0)
         return -1;
     if (pl->used < n)
         return 0;
@@ -639,7 +645,7 @@ static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int 
         else
             cnt[bf]--;
         int rq = req == bf && cnt[bf] == 0 ? -2 : req;
-        int ok = rq != -2 && c_search(g, cnt, w2, runs_ok, pairs_ok, rq, slots, &tmp) == 0;
+        int ok = rq != -2 && c_search(g, cnt, w2, runs_ok, pairs_ok, rq, slots, &tmp, floor, first) == 0;
         if (bf != WILD)
             cnt[bf]++;
         if (ok && (!have || tmp.score > best.score)) {
@@ -651,6 +657,11 @@ static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int 
         return -1;
     *pl = best;
     return 0;
+}
+
+static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    return search_keep_above(g, c53, runs_ok, pairs_ok, req, slots, pl, NEG, 0);
 }
 
 /* ---- placing on the table ------------------------------------------------------------------ */
@@ -1101,14 +1112,23 @@ static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
     return ub;
 }
 
-static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
+/* ``yes_no``: only whether it opens matters (a take's question), not the plan of a rack that
+ * does not: then the search looks only for placings worth the threshold and stops at the first
+ * (a points search's score is at least K1 times its points, exactly so without pairs: K2 times
+ * the faces and the tile count stay below K1), unless O9 would let it open below the threshold.
+ * A first placing without a meld is searched again in full (an opening holds a meld). */
+static int can_open_q(G *g, int p, int req, Plan *pl, PPlan *pp, int yes_no)
 {
     int n = rack_n(g->rack[p]);
     int slots = g->r.layoff_opening_turn && g->nt > 0;
     int stuck, ub = open_bound(g, g->rack[p], slots, &stuck);
     if (ub < thr(g, p, 1) && !(stuck <= 1 && o9_ok(g, p)))
         g->pts_ok = 0; /* no placement can reach the threshold (nor finish, O9) */
-    else
+    else if (yes_no && !o9_ok(g, p)) {
+        g->pts_ok = search_keep_above(g, g->rack[p], 1, 0, req, slots, pl, (int64_t)thr(g, p, 1) * K1 - 1, 1) == 0;
+        if (g->pts_ok && pl->nruns + pl->ng == 0)
+            g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
+    } else
         g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
     if (g->pts_ok && pl->nruns + pl->ng > 0) {
         if (pl->value >= thr(g, p, 1) || (n - pl->used == 1 && o9_ok(g, p)))
@@ -1120,6 +1140,11 @@ static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
             return 2;
     }
     return 0;
+}
+
+static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
+{
+    return can_open_q(g, p, req, pl, pp, 0);
 }
 
 static int connected(const uint8_t *c, int t)
@@ -1160,7 +1185,7 @@ static int wants(G *g, int p, int t)
     static Plan pl;
     static PPlan pp;
     c[t]++;
-    int k = can_open(g, p, t, &pl, &pp);
+    int k = can_open_q(g, p, t, &pl, &pp, 1);
     c[t]--;
     return k != 0;
 }

@@ -474,6 +474,7 @@ typedef struct {
     int64_t bound[MAXSLOT + 1][NU];
     int64_t best_score;
     int path[MAXSLOT], best_path[MAXSLOT];
+    int first, stop; /* first: stop at the first placement above the floor (a yes or no question) */
 } Search;
 
 static inline int64_t real_weight(const Ctx *cx, int face)
@@ -484,6 +485,8 @@ static inline int64_t real_weight(const Ctx *cx, int face)
 static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_done)
 {
     int wrem = S->W - wused;
+    if (S->stop)
+        return;
     if (i == S->nslots) {
         int64_t b1 = S->bound[i][wrem], b2 = tw + wrem * S->ww_max;
         if (score + (b1 < b2 ? b1 : b2) <= S->best_score)
@@ -493,6 +496,7 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
         if (vec[wrem] != NEG && score + vec[wrem] > S->best_score) {
             S->best_score = score + vec[wrem];
             memcpy(S->best_path, S->path, sizeof(int) * S->nslots);
+            S->stop = S->first;
         }
         return;
     }
@@ -525,17 +529,21 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
 }
 
 /* The bounds (runs of the untouched rack plus the most the slots i.. add with w okeys), then the
- * branch and bound; ``tw`` is the weight of every real tile something could take. */
-static void run_search(Search *S, int64_t tw)
+ * branch and bound; ``tw`` is the weight of every real tile something could take. Only a
+ * placement scoring above ``floor`` is looked for (NEG: any); best_score stays ``floor`` when
+ * there is none, and is the best's score otherwise (a floor only prunes what cannot beat it). */
+static void run_search_above(Search *S, int64_t tw, int64_t floor)
 {
     const Ctx *cx = &S->cx;
     int W = S->W, nslots = S->nslots;
-    S->best_score = NEG;
+    S->best_score = floor;
+    S->stop = 0;
     S->ww_max = cx->aw * 13 + cx->bw > cx->aw + cx->bw ? cx->aw * 13 + cx->bw : cx->aw + cx->bw;
     if (!nslots) {
         int64_t vec[NU];
         leaf_vec(cx, S->counts, W, S->req, vec);
-        S->best_score = vec[W];
+        if (vec[W] > floor)
+            S->best_score = vec[W];
         return;
     }
     int64_t root[NU], rest[MAXSLOT + 1][NU];
@@ -561,6 +569,12 @@ static void run_search(Search *S, int64_t tw)
             S->bound[i][w] = b;
         }
     dfs(S, 0, 0, 0, tw, S->req < 0);
+}
+
+static void run_search(Search *S, int64_t tw)
+{
+    S->first = 0;
+    run_search_above(S, tw, NEG);
 }
 
 /* Split W okeys between the vectors so that their values sum to ``need``. */
