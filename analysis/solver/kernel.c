@@ -163,7 +163,7 @@ static void colour_dp(const Ctx *cx, const uint8_t *cnt, int W, int req, int64_t
 #define MEMO_SIZE (1 << MEMO_BITS)
 
 typedef struct {
-    uint64_t key;
+    uint64_t k0, k1;
     uint32_t gen;
     int64_t v[NU];
 } Memo;
@@ -190,20 +190,21 @@ static void memo_begin(const Ctx *cx)
     memo_used = 0;
 }
 
-/* colour_best of solver_core: the best with at most u okeys, u = 0..W. */
+/* colour_best of solver_core: the best with at most u okeys, u = 0..W. The key: the 13 counts
+ * as they lie in memory (two loads), then W, req and the runs and pairs flags. */
 static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int req)
 {
-    uint64_t key = 0;
-    for (int i = 0; i < 13; i++)
-        key = (key << 2) | cnt[i];
-    key = ((key << 3 | (uint64_t)W) << 4 | (uint64_t)(req + 1)) << 2 | (uint64_t)(cx->runs != 0) << 1 |
-          (uint64_t)(cx->pairs != 0);
-    uint64_t h = (key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
+    uint64_t k0, k1 = 0;
+    memcpy(&k0, cnt, 8);
+    memcpy(&k1, cnt + 8, 5);
+    k1 |= (uint64_t)W << 40 | (uint64_t)(req + 1) << 44 | (uint64_t)(cx->runs != 0) << 52 |
+          (uint64_t)(cx->pairs != 0) << 53;
+    uint64_t h = ((k0 ^ (k1 * UINT64_C(0xC2B2AE3D27D4EB4F))) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
     for (;;) {
         Memo *m = &memo[h];
         if (m->gen != gen)
             break;
-        if (m->key == key)
+        if (m->k0 == k0 && m->k1 == k1)
             return m->v;
         h = (h + 1) & (MEMO_SIZE - 1);
     }
@@ -216,7 +217,8 @@ static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int 
     if (memo_used >= MEMO_SIZE * 3 / 4)
         return tmp;
     Memo *m = &memo[h];
-    m->key = key;
+    m->k0 = k0;
+    m->k1 = k1;
     m->gen = gen;
     memcpy(m->v, tmp, sizeof tmp);
     memo_used++;
@@ -255,6 +257,19 @@ static inline int req_in(int face, int c)
 /* Runs and pairs of the whole rack with at most u okeys, u = 0..W; req_face -1 when done. */
 static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
 {
+    if (W == 0) { /* no okey: a sum (the pairs' vector is 0 at u = 0) */
+        int64_t v = 0;
+        for (int c = 0; c < 4; c++) {
+            int64_t x = colour_best(cx, counts + 13 * c, 0, req_in(req_face, c))[0];
+            if (x == NEG) {
+                vec[0] = NEG;
+                return;
+            }
+            v += x;
+        }
+        vec[0] = v;
+        return;
+    }
     for (int u = 0; u <= W; u++)
         vec[u] = 0;
     for (int c = 0; c < 4; c++) {
