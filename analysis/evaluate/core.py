@@ -313,7 +313,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
             active = _prune(vals, active)
         if len(active) == 1 and w >= PRUNE_FROM:
             break
-        if w >= min_worlds and time.process_time() - t0 > budget:
+        if w >= min_worlds and budget != math.inf and time.process_time() - t0 > budget:
             break
     out = []
     for i, c in enumerate(cands):
