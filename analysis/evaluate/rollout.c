@@ -3,8 +3,9 @@
  *
  * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer
  * ``evaluate``), the kernel is the solver's exact search (layer ``solver``). This file includes the
- * kernel's source (one translation unit, so the search runs without a Python call per turn) and
- * keeps the game, the policy and the trace apart from it.
+ * kernel's search (analysis/solver/kernel_search.h, the part of kernel.c without Python; one
+ * translation unit, so the search runs without a Python call per turn) and keeps the game, the
+ * policy and the trace apart from it.
  *
  * Tiles are codes 0-51 (faces, colour-major as Tile.index; a false okey is the okey's face, T5)
  * and 52 for a physical okey (wild, T4). A rack is 53 counts. A shown indicator twin (O7) is the
@@ -17,7 +18,10 @@
  *   in-game penalties of each seat (E4-E8, X2-X7, O8); result 1 finish, 2 exhausted, 3 void, 0 cut.
  *   The trace is int32 events (see fast.py) that a log writer turns into v1 log events.
  */
-#include "../solver/kernel.c"
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "../solver/kernel_search.h"
 
 #define WILD 52
 #define MAXM 80
@@ -274,68 +278,35 @@ static void c_deal_groups(Plan *pl, int n, const uint8_t *gg, int k)
     pl->ng += m;
 }
 
+static int plan_run(void *to, int c, int first, int last, const int *okeys, int n)
+{
+    Plan *pl = to;
+    if (pl->nruns >= PCAP)
+        return 0; /* past the cap: dropped (see Plan) */
+    int z = pl->nruns++;
+    pl->rc[z] = (uint8_t)c;
+    pl->ra[z] = (uint8_t)first;
+    pl->rb[z] = (uint8_t)last;
+    pl->rnok[z] = (uint8_t)n;
+    for (int y = 0; y < n; y++)
+        pl->rok[z][y] = (uint8_t)okeys[y];
+    return 0;
+}
+
+static int plan_pair(void *to, int face, int wild)
+{
+    Plan *pl = to;
+    if (pl->np < PCAP) {
+        pl->pf[pl->np] = (int8_t)face;
+        pl->pw[pl->np++] = (uint8_t)wild;
+    }
+    return 0;
+}
+
 static void c_colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req, int c, Plan *pl)
 {
-    int64_t best[NU];
-    int ends[NU];
-    colour_dp(cx, cnt, W, req, best, ends, 1);
-    int bu = 0;
-    for (int x = 1; x <= u; x++)
-        if (best[x] > best[bu])
-            bu = x;
-    int key = ends[bu];
-    if (key < 0)
-        return;
-    Par ch[13];
-    int lo, hi;
-    span(cnt, W, &lo, &hi);
-    for (int i = hi; i >= lo; i--) {
-        ch[i] = par[i][key];
-        key = ch[i].parent;
-    }
-    int start[16], nok[16], okn[16][13], nopen = 0;
-#define EMIT(j, last)                                                       \
-    do {                                                                    \
-        if (pl->nruns >= PCAP)                                              \
-            break;                                                          \
-        int z = pl->nruns++;                                                \
-        pl->rc[z] = c;                                                      \
-        pl->ra[z] = start[j];                                               \
-        pl->rb[z] = (last);                                                 \
-        pl->rnok[z] = nok[j];                                               \
-        for (int y = 0; y < nok[j]; y++)                                    \
-            pl->rok[z][y] = (uint8_t)okn[j][y];                             \
-    } while (0)
-    for (int i = lo; i <= hi; i++) {
-        int f = ch[i].f, p = ch[i].p, r = ch[i].r, k = ch[i].k;
-        int reals_for_runs = f < r - p ? f : r - p;
-        int pair_wild = k - (f - reals_for_runs);
-        if (f < nopen) {
-            int e = nopen - f;
-            for (int j = 0; j < e; j++)
-                EMIT(j, i - 1);
-            for (int j = e; j < nopen; j++) {
-                start[j - e] = start[j];
-                nok[j - e] = nok[j];
-                memcpy(okn[j - e], okn[j], sizeof okn[j]);
-            }
-            nopen = f;
-        } else {
-            for (; nopen < f; nopen++) {
-                start[nopen] = i;
-                nok[nopen] = 0;
-            }
-        }
-        for (int j = reals_for_runs; j < nopen; j++)
-            okn[j][nok[j]++] = i;
-        for (int q = 0; q < p && pl->np < PCAP; q++) {
-            pl->pf[pl->np] = (int8_t)(c * 13 + i);
-            pl->pw[pl->np++] = q < pair_wild ? 1 : 0;
-        }
-    }
-    for (int j = 0; j < nopen; j++)
-        EMIT(j, hi);
-#undef EMIT
+    Emit em = {plan_run, plan_pair, pl};
+    colour_walk(cx, cnt, W, u, req, c, &em);
 }
 
 static void c_plan(Search *S, Plan *pl)
@@ -371,17 +342,9 @@ static void c_plan(Search *S, Plan *pl)
             pl->rlf[z] = o->flags;
         }
     }
-    int64_t vecs[5][NU];
-    int alloc[5] = {0};
+    int alloc[5];
     int left = req_done ? -1 : req;
-    for (int c = 0; c < 4; c++)
-        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, req_in(left, c)), sizeof(int64_t) * (Wl + 1));
-    if (cx->pairs && Wl >= 2)
-        pair_vec(cx, vecs[4], Wl);
-    else
-        for (int u = 0; u <= Wl; u++)
-            vecs[4][u] = 0;
-    if (!split(vecs, 5, 0, Wl, need, alloc))
+    if (!split_rest(S, need, Wl, left, alloc))
         return;
     for (int c = 0; c < 4; c++)
         c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
@@ -1686,6 +1649,6 @@ static struct PyModuleDef ro_module = {PyModuleDef_HEAD_INIT, "crollout", NULL, 
 
 PyMODINIT_FUNC PyInit_crollout(void)
 {
-    k_init();
+    kernel_init();
     return PyModule_Create(&ro_module);
 }
