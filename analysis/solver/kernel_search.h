@@ -180,13 +180,19 @@ static void memo_begin(const Ctx *cx)
 
 /* colour_best of solver_core: the best with at most u okeys, u = 0..W. The key: the 13 counts
  * as they lie in memory (two loads), then W, req and the runs and pairs flags. */
+static inline void colour_key(const Ctx *cx, const uint8_t *cnt, int W, int req, uint64_t *k0, uint64_t *k1)
+{
+    uint64_t b = 0;
+    memcpy(k0, cnt, 8);
+    memcpy(&b, cnt + 8, 5);
+    *k1 = b | (uint64_t)W << 40 | (uint64_t)(req + 1) << 44 | (uint64_t)(cx->runs != 0) << 52 |
+          (uint64_t)(cx->pairs != 0) << 53;
+}
+
 static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int req)
 {
-    uint64_t k0, k1 = 0;
-    memcpy(&k0, cnt, 8);
-    memcpy(&k1, cnt + 8, 5);
-    k1 |= (uint64_t)W << 40 | (uint64_t)(req + 1) << 44 | (uint64_t)(cx->runs != 0) << 52 |
-          (uint64_t)(cx->pairs != 0) << 53;
+    uint64_t k0, k1;
+    colour_key(cx, cnt, W, req, &k0, &k1);
     uint64_t h = ((k0 ^ (k1 * UINT64_C(0xC2B2AE3D27D4EB4F))) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
     for (;;) {
         Memo *m = &memo[h];
@@ -246,9 +252,27 @@ static inline int req_in(int face, int c)
 static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
 {
     if (W == 0) { /* no okey: a sum (the pairs' vector is 0 at u = 0) */
+        /* the last answer per colour: a search's neighbouring leaves share most colours */
+        static struct {
+            uint64_t k0, k1;
+            uint32_t gen;
+            int64_t v;
+        } last[4];
         int64_t v = 0;
         for (int c = 0; c < 4; c++) {
-            int64_t x = colour_best(cx, counts + 13 * c, 0, req_in(req_face, c))[0];
+            uint64_t k0, k1;
+            int rq = req_in(req_face, c);
+            colour_key(cx, counts + 13 * c, 0, rq, &k0, &k1);
+            int64_t x;
+            if (last[c].gen == gen && last[c].k0 == k0 && last[c].k1 == k1)
+                x = last[c].v;
+            else {
+                x = colour_best(cx, counts + 13 * c, 0, rq)[0];
+                last[c].k0 = k0;
+                last[c].k1 = k1;
+                last[c].gen = gen;
+                last[c].v = x;
+            }
             if (x == NEG) {
                 vec[0] = NEG;
                 return;
@@ -284,7 +308,9 @@ typedef struct {
     uint8_t lay[MAXLAY]; /* number slot, per lay pair: 0 nothing, 1 a real tile, 2 an okey */
     uint8_t j;           /* run slot: tiles laid off */
     uint16_t flags;      /* run slot: bit i set when the i-th tile laid off is an okey */
+    uint8_t hreq;        /* set by the search: it places the required face */
     int64_t score;
+    int64_t dtw;         /* set by the search: the weight of its real tiles */
 } Opt;
 
 typedef struct {
@@ -512,20 +538,14 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
         if (o->k > wrem)
             continue;
         int ok = 1;
-        for (int q = 0; q < o->nrem; q++)
-            if (S->counts[o->face[q]] < o->cnt[q])
-                ok = 0;
+        for (int q = 0; q < o->nrem && ok; q++)
+            ok = S->counts[o->face[q]] >= o->cnt[q];
         if (!ok)
             continue;
-        int64_t dtw = 0;
-        int rd = req_done;
-        for (int q = 0; q < o->nrem; q++) {
+        for (int q = 0; q < o->nrem; q++)
             S->counts[o->face[q]] -= o->cnt[q];
-            dtw += o->cnt[q] * real_weight(&S->cx, o->face[q]);
-            rd |= o->face[q] == S->req;
-        }
         S->path[i] = j;
-        dfs(S, i + 1, wused + o->k, score + o->score, tw - dtw, rd);
+        dfs(S, i + 1, wused + o->k, score + o->score, tw - o->dtw, req_done | o->hreq);
         for (int q = 0; q < o->nrem; q++)
             S->counts[o->face[q]] += o->cnt[q];
     }
@@ -570,6 +590,16 @@ static void run_search_above(Search *S, int64_t tw, int64_t floor)
                 if (root[w - x] + rest[i][x] > b)
                     b = root[w - x] + rest[i][x];
             S->bound[i][w] = b;
+        }
+    for (int i = 0; i < nslots; i++)
+        for (int j = 0; j < S->slots[i].nopt; j++) {
+            Opt *o = &S->slots[i].opt[j];
+            o->dtw = 0;
+            o->hreq = 0;
+            for (int q = 0; q < o->nrem; q++) {
+                o->dtw += o->cnt[q] * real_weight(cx, o->face[q]);
+                o->hreq |= o->face[q] == S->req;
+            }
         }
     dfs(S, 0, 0, 0, tw, S->req < 0);
 }
