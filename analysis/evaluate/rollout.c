@@ -343,11 +343,13 @@ static void c_plan(Search *S, Plan *pl)
         }
     }
     int alloc[5];
+    int64_t val[4];
     int left = req_done ? -1 : req;
-    if (!split_rest(S, need, Wl, left, alloc))
+    if (!split_rest(S, need, Wl, left, alloc, val))
         return;
     for (int c = 0; c < 4; c++)
-        c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
+        if (val[c]) /* else nothing of this colour is placed */
+            c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
     if (alloc[4] >= 2 && pl->np < PCAP) {
         pl->pf[pl->np] = -1;
         pl->pw[pl->np++] = 2;

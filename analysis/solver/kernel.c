@@ -112,13 +112,14 @@ static PyObject *plan(Search *S)
             goto done;
     }
     int alloc[5];
+    int64_t val[4];
     int left = req_done ? -1 : req; /* the required face, if no slot option placed it */
-    if (!split_rest(S, need, Wl, left, alloc)) {
+    if (!split_rest(S, need, Wl, left, alloc, val)) {
         PyErr_SetString(PyExc_AssertionError, "kernel: okey split not found");
         goto done;
     }
     for (int c = 0; c < 4; c++)
-        if (colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, runs, pairs))
+        if (val[c] && colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, runs, pairs))
             goto done;
     if (alloc[4] >= 2 && append(pairs, Py_BuildValue("(ii)", -1, 2)))
         goto done;

@@ -690,8 +690,9 @@ static int colour_walk(const Ctx *cx, const uint8_t *cnt, int W, int u, int req,
 
 /* After the slots of the best path are taken from S->counts (``need``: the score left for the
  * runs and pairs, ``Wl`` okeys left, ``left`` the required face or -1): how many okeys each colour
- * (alloc[0..3]) and the okey pair (alloc[4]) get. 0 when no split gives ``need``. */
-static int split_rest(Search *S, int64_t need, int Wl, int left, int *alloc)
+ * (alloc[0..3]) and the okey pair (alloc[4]) get, and what each colour's share is worth (``val``:
+ * 0 when it places nothing there, so its walk can be skipped). 0 when no split gives ``need``. */
+static int split_rest(Search *S, int64_t need, int Wl, int left, int *alloc, int64_t *val)
 {
     const Ctx *cx = &S->cx;
     int64_t vecs[5][NU];
@@ -704,7 +705,11 @@ static int split_rest(Search *S, int64_t need, int Wl, int left, int *alloc)
     else
         for (int u = 0; u <= Wl; u++)
             vecs[4][u] = 0;
-    return split(vecs, 5, 0, Wl, need, alloc);
+    if (!split(vecs, 5, 0, Wl, need, alloc))
+        return 0;
+    for (int c = 0; c < 4; c++)
+        val[c] = vecs[c][alloc[c]];
+    return 1;
 }
 
 /* Once, before the first search: the DP's rows start empty. */
