@@ -83,7 +83,15 @@ def test_the_pricing_worlds_are_not_the_ranking_worlds(tmp_path: Path, monkeypat
                 phase[0] = "?"
         return run
 
+    real_draw = core._CodeWorlds.draw
+
+    def draw(self, rng):  # type: ignore[no-untyped-def]  # the compiled model's worlds, drawn as codes
+        got = real_draw(self, rng)
+        seen[phase[0]].append(got)
+        return got
+
     monkeypatch.setattr(core, "sample_world", sample)
+    monkeypatch.setattr(core._CodeWorlds, "draw", draw)
     monkeypatch.setattr(deep, "evaluate", tagged("rank", real_eval))
     monkeypatch.setattr(deep, "price", tagged("price", real_price))
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)

@@ -154,3 +154,19 @@ def test_the_clairvoyant_bot_is_registered_and_plays_legal_hands_from_the_true_w
     finally:
         fast.Position.value = real  # type: ignore[method-assign]
     assert seen  # it priced its decisions in the true world, not by sampling
+
+
+def test_worlds_drawn_as_codes_are_the_worlds_of_sample_world() -> None:
+    import random
+
+    st = position(rack="R1 R2 R3 Y7 Y8 B4 B4 K9 K10 K11 R13 Y2 B13 K1", sizes={1: 14, 2: 13, 3: 13}, deck=20,
+                  known={2: "Y13"})
+    v = View.of(st, 0)
+    unseen, pinned = core.unseen_tiles(v, {2: tiles("Y13")})
+    assert pinned == {2: tiles("Y13")}
+    codes = core._CodeWorlds(v, unseen, pinned)
+    pos = fast.Position(st, 0)
+    a, b = random.Random("w"), random.Random("w")
+    for _ in range(5):
+        racks, deck = core.sample_world(v, unseen, pinned, b)
+        assert codes.draw(a) == pos.world(racks, deck)

@@ -151,31 +151,67 @@ def _counts(rack: Sequence[Tile], okey: Tile) -> list[int]:
 
 
 class _World:
-    """One sampled world: the compiled model's racks and deck (:mod:`.fast`), or, for the Python
-    reference model (``ISTAKA_PURE=1`` or ``model="python"``), the sim before any candidate."""
+    """One sampled world: the compiled model's racks and deck (``cworld``, :mod:`.fast`), or, for
+    the Python reference model (``ISTAKA_PURE=1`` or ``model="python"``), the sim before any
+    candidate."""
 
     __slots__ = ("_state", "base", "cworld", "deck", "pos", "racks", "view")
 
-    def __init__(self, view: View, racks: tuple[tuple[Tile, ...], ...], deck: list[Tile],
-                 pos: fast.Position | None = None) -> None:
-        st = view.state
-        okey = st.okey
+    def __init__(self, view: View, racks: tuple[tuple[Tile, ...], ...] | None, deck: list[Tile] | None,
+                 pos: fast.Position | None = None, cworld: tuple[bytes, bytes] | None = None) -> None:
         self.view = view
         self.racks = racks
         self.pos = pos
         self._state: Any = None
         if pos is not None:
-            self.cworld = pos.world(racks, deck)
+            self.cworld = cworld if cworld is not None else pos.world(racks or (), deck or ())
             return
+        assert racks is not None and deck is not None
+        okey = view.state.okey
         self.deck = [code(t, okey) for t in deck]
-        self.base = Sim.from_state(st, [_counts(r, okey) for r in racks], self.deck)
+        self.base = Sim.from_state(view.state, [_counts(r, okey) for r in racks], self.deck)
 
     @property
     def state(self) -> Any:
-        """The determinized engine state (built only for placing candidates)."""
+        """The determinized engine state (built only for placing candidates of the Python model)."""
         if self._state is None:
+            assert self.racks is not None
             self._state = replace(self.view.state, racks=self.racks)
         return self._state
+
+
+class _CodeWorlds:
+    """The worlds of :func:`sample_world` drawn straight as the compiled model reads them (racks
+    as 4 x 53 counts, the deck as codes): the same shuffle of the same unseen tiles, so the same
+    worlds from the same generator, without a tile object per world."""
+
+    __slots__ = ("base", "dest", "pool", "split")
+
+    def __init__(self, view: View, unseen: list[Tile], pinned: dict[int, list[Tile]]) -> None:
+        okey = view.state.okey
+        self.pool = [fast.code(t, okey) for t in unseen]
+        base = bytearray(4 * 53)
+        for t in view.rack:
+            base[view.seat * 53 + fast.code(t, okey)] += 1
+        dest: list[int] = []
+        for s in range(4):
+            if s == view.seat:
+                continue
+            pin = pinned.get(s, [])
+            for t in pin:
+                base[s * 53 + fast.code(t, okey)] += 1
+            dest += [s * 53] * (view.rack_sizes[s] - len(pin))
+        self.base = bytes(base)
+        self.dest = dest
+        self.split = len(dest)
+
+    def draw(self, rng: random.Random) -> tuple[bytes, bytes]:
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        racks = bytearray(self.base)
+        for d, c in zip(self.dest, pool):
+            racks[d + c] += 1
+        return bytes(racks), bytes(pool[self.split:])
 
 
 def rollout(view: View, world: _World, cand: Candidate) -> int:
@@ -226,6 +262,21 @@ def _value(sim: Sim, seat: int) -> int:
     return sim.value(seat)
 
 
+def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: random.Random,
+            model: str | None) -> Any:
+    """A function giving the next sampled world for the model asked for (compiled where built)."""
+    if (model or MODEL) == "compiled" and fast.COMPILED is not None:
+        pos = fast.Position(view.state, view.seat)
+        codes = _CodeWorlds(view, unseen, pinned)
+        return lambda: _World(view, None, None, pos, codes.draw(rng))
+
+    def python_world() -> _World:
+        racks, deck = sample_world(view, unseen, pinned, rng)
+        return _World(view, racks, deck)
+
+    return python_world
+
+
 def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, budget: float = DEFAULT_BUDGET,
              min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS, worlds: int | None = None,
              known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
@@ -246,17 +297,15 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     cands = list(cands)
     if not cands:
         return []
-    use_c = (model or MODEL) == "compiled" and fast.COMPILED is not None
-    pos = fast.Position(view.state, view.seat) if use_c else None
     rng = random.Random(f"eval:{seed}")
     unseen, pinned = unseen_tiles(view, known)
+    worlds_of = _worlds(view, unseen, pinned, rng, model)
     vals: list[list[int]] = [[] for _ in cands]
     active = list(range(len(cands)))
     t0 = time.process_time()
     w = 0
     while w < max_worlds:
-        racks, deck = sample_world(view, unseen, pinned, rng)
-        world = _World(view, racks, deck, pos)
+        world = worlds_of()
         for i in active:
             vals[i].append(rollout(view, world, cands[i]))
         w += 1
@@ -264,7 +313,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
             active = _prune(vals, active)
         if len(active) == 1 and w >= PRUNE_FROM:
             break
-        if w >= min_worlds and time.process_time() - t0 > budget:
+        if w >= min_worlds and budget != math.inf and time.process_time() - t0 > budget:
             break
     out = []
     for i, c in enumerate(cands):
@@ -277,20 +326,21 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 
 
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
-          known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
+          known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
     (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
-    never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices."""
+    never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
+    ``model`` as in :func:`evaluate` (the compiled one where it is built)."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []
     rng = random.Random(f"price:{seed}")
     unseen, pinned = unseen_tiles(view, known)
+    worlds_of = _worlds(view, unseen, pinned, rng, model)
     vals: list[list[int]] = [[] for _ in cands]
     for _ in range(worlds):
-        racks, deck = sample_world(view, unseen, pinned, rng)
-        world = _World(view, racks, deck)
+        world = worlds_of()
         for i, c in enumerate(cands):
             vals[i].append(rollout(view, world, c))
     out = []

@@ -222,7 +222,8 @@ class _Names:
 
 def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]:
     """The model's trace as v1 log events (without game and hand): moves, ``penalty`` events with
-    their rule as ``reason``, and a closing ``end`` with ``reason`` and ``scores``."""
+    their rule as ``reason``, and a closing ``end`` with ``reason`` and ``scores``. A hand that
+    ends void carries no ``penalty`` event: nobody is scored in it (E3), so the engine keeps none."""
     a = array("i")
     a.frombytes(tr)
     nm = _Names(okey, indicator)
@@ -270,6 +271,8 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
             i += 5
         else:
             raise ValueError(f"rollout trace: unknown event code {k} at {i - 2}")
+    if out and out[-1]["type"] == "end" and out[-1]["reason"] == "void":
+        out = [e for e in out if e["type"] != "penalty"]
     return out
 
 

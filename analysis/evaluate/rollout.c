@@ -3,8 +3,9 @@
  *
  * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer
  * ``evaluate``), the kernel is the solver's exact search (layer ``solver``). This file includes the
- * kernel's source (one translation unit, so the search runs without a Python call per turn) and
- * keeps the game, the policy and the trace apart from it.
+ * kernel's search (analysis/solver/kernel_search.h, the part of kernel.c without Python; one
+ * translation unit, so the search runs without a Python call per turn) and keeps the game, the
+ * policy and the trace apart from it.
  *
  * Tiles are codes 0-51 (faces, colour-major as Tile.index; a false okey is the okey's face, T5)
  * and 52 for a physical okey (wild, T4). A rack is 53 counts. A shown indicator twin (O7) is the
@@ -17,7 +18,10 @@
  *   in-game penalties of each seat (E4-E8, X2-X7, O8); result 1 finish, 2 exhausted, 3 void, 0 cut.
  *   The trace is int32 events (see fast.py) that a log writer turns into v1 log events.
  */
-#include "../solver/kernel.c"
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "../solver/kernel_search.h"
 
 #define WILD 52
 #define MAXM 80
@@ -274,68 +278,35 @@ static void c_deal_groups(Plan *pl, int n, const uint8_t *gg, int k)
     pl->ng += m;
 }
 
+static int plan_run(void *to, int c, int first, int last, const int *okeys, int n)
+{
+    Plan *pl = to;
+    if (pl->nruns >= PCAP)
+        return 0; /* past the cap: dropped (see Plan) */
+    int z = pl->nruns++;
+    pl->rc[z] = (uint8_t)c;
+    pl->ra[z] = (uint8_t)first;
+    pl->rb[z] = (uint8_t)last;
+    pl->rnok[z] = (uint8_t)n;
+    for (int y = 0; y < n; y++)
+        pl->rok[z][y] = (uint8_t)okeys[y];
+    return 0;
+}
+
+static int plan_pair(void *to, int face, int wild)
+{
+    Plan *pl = to;
+    if (pl->np < PCAP) {
+        pl->pf[pl->np] = (int8_t)face;
+        pl->pw[pl->np++] = (uint8_t)wild;
+    }
+    return 0;
+}
+
 static void c_colour_plan(const Ctx *cx, const uint8_t *cnt, int W, int u, int req, int c, Plan *pl)
 {
-    int64_t best[NU];
-    int ends[NU];
-    colour_dp(cx, cnt, W, req, best, ends, 1);
-    int bu = 0;
-    for (int x = 1; x <= u; x++)
-        if (best[x] > best[bu])
-            bu = x;
-    int key = ends[bu];
-    if (key < 0)
-        return;
-    Par ch[13];
-    int lo, hi;
-    span(cnt, W, &lo, &hi);
-    for (int i = hi; i >= lo; i--) {
-        ch[i] = par[i][key];
-        key = ch[i].parent;
-    }
-    int start[16], nok[16], okn[16][13], nopen = 0;
-#define EMIT(j, last)                                                       \
-    do {                                                                    \
-        if (pl->nruns >= PCAP)                                              \
-            break;                                                          \
-        int z = pl->nruns++;                                                \
-        pl->rc[z] = c;                                                      \
-        pl->ra[z] = start[j];                                               \
-        pl->rb[z] = (last);                                                 \
-        pl->rnok[z] = nok[j];                                               \
-        for (int y = 0; y < nok[j]; y++)                                    \
-            pl->rok[z][y] = (uint8_t)okn[j][y];                             \
-    } while (0)
-    for (int i = lo; i <= hi; i++) {
-        int f = ch[i].f, p = ch[i].p, r = ch[i].r, k = ch[i].k;
-        int reals_for_runs = f < r - p ? f : r - p;
-        int pair_wild = k - (f - reals_for_runs);
-        if (f < nopen) {
-            int e = nopen - f;
-            for (int j = 0; j < e; j++)
-                EMIT(j, i - 1);
-            for (int j = e; j < nopen; j++) {
-                start[j - e] = start[j];
-                nok[j - e] = nok[j];
-                memcpy(okn[j - e], okn[j], sizeof okn[j]);
-            }
-            nopen = f;
-        } else {
-            for (; nopen < f; nopen++) {
-                start[nopen] = i;
-                nok[nopen] = 0;
-            }
-        }
-        for (int j = reals_for_runs; j < nopen; j++)
-            okn[j][nok[j]++] = i;
-        for (int q = 0; q < p && pl->np < PCAP; q++) {
-            pl->pf[pl->np] = (int8_t)(c * 13 + i);
-            pl->pw[pl->np++] = q < pair_wild ? 1 : 0;
-        }
-    }
-    for (int j = 0; j < nopen; j++)
-        EMIT(j, hi);
-#undef EMIT
+    Emit em = {plan_run, plan_pair, pl};
+    colour_walk(cx, cnt, W, u, req, c, &em);
 }
 
 static void c_plan(Search *S, Plan *pl)
@@ -371,20 +342,14 @@ static void c_plan(Search *S, Plan *pl)
             pl->rlf[z] = o->flags;
         }
     }
-    int64_t vecs[5][NU];
-    int alloc[5] = {0};
+    int alloc[5];
+    int64_t val[4];
     int left = req_done ? -1 : req;
-    for (int c = 0; c < 4; c++)
-        memcpy(vecs[c], colour_best(cx, S->counts + 13 * c, Wl, req_in(left, c)), sizeof(int64_t) * (Wl + 1));
-    if (cx->pairs && Wl >= 2)
-        pair_vec(cx, vecs[4], Wl);
-    else
-        for (int u = 0; u <= Wl; u++)
-            vecs[4][u] = 0;
-    if (!split(vecs, 5, 0, Wl, need, alloc))
+    if (!split_rest(S, need, Wl, left, alloc, val))
         return;
     for (int c = 0; c < 4; c++)
-        c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
+        if (val[c]) /* else nothing of this colour is placed */
+            c_colour_plan(cx, S->counts + 13 * c, Wl, alloc[c], req_in(left, c), c, pl);
     if (alloc[4] >= 2 && pl->np < PCAP) {
         pl->pf[pl->np] = -1;
         pl->pw[pl->np++] = 2;
@@ -394,7 +359,8 @@ static void c_plan(Search *S, Plan *pl)
 /* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
  * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
 static long n_search, n_turns, n_plays, n_hits, n_cat[8];
-static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                        int64_t floor, int first)
 {
     n_search++;
     n_cat[g->opened[g->turn] ? 7 : (runs_ok) | (slots << 1) | ((req >= 0) << 2)]++; /* 7: opened seats */
@@ -409,11 +375,7 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
     S->cx = (Ctx){K1 + K2, 1, K1, g->okn * K2 + 1, runs_ok, pairs_ok};
     S->W = W;
     S->req = req;
-    if (++gen == 0) {
-        gen = 1;
-        memset(memo, 0, sizeof memo);
-    }
-    memo_used = 0;
+    memo_begin(&S->cx);
     pool_used = 0;
     const Ctx *cx = &S->cx;
     int nrs = 0, rs_colour[MAXSLOT], rs_len[MAXSLOT];
@@ -517,8 +479,9 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
         if (x && (run_ok[f / 13][f % 13] || slot_face[f] || (pairs_ok && (x >= 2 || W))))
             tw += x * real_weight(cx, f);
     }
-    run_search(S, tw);
-    if (S->best_score <= NEG / 2)
+    S->first = first;
+    run_search_above(S, tw, floor);
+    if (S->best_score <= NEG / 2 || S->best_score <= floor)
         return -1;
     pl->score = S->best_score;
     c_plan(S, pl);
@@ -554,6 +517,7 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
 #define SMEMO_BITS 13
 typedef struct {
     uint64_t key, tsig;
+    int64_t floor;
     uint8_t cnt[52];
     int8_t W, req, flags, ok;
     Plan pl;
@@ -577,23 +541,25 @@ static uint64_t table_sig(const G *g)
     return h;
 }
 
-static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                    int64_t floor, int first)
 {
     uint64_t tsig = slots ? table_sig(g) : (uint64_t)g->okn;
-    int flags = runs_ok | pairs_ok << 1 | slots << 2;
-    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags);
+    int flags = runs_ok | pairs_ok << 1 | slots << 2 | first << 3;
+    uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags) ^ (uint64_t)floor;
     for (int f = 0; f < 52; f++)
         h = (h ^ cnt[f]) * 1099511628211ULL;
     SMemo *e = &smemo[h >> (64 - SMEMO_BITS)];
-    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags &&
+    if (e->key == h && e->tsig == tsig && e->W == W && e->req == req && e->flags == flags && e->floor == floor &&
         !memcmp(e->cnt, cnt, 52)) {
         n_hits++;
         if (e->ok)
             *pl = e->pl;
         return e->ok ? 0 : -1;
     }
-    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl);
+    int rc = c_search_raw(g, cnt, W, runs_ok, pairs_ok, req, slots, pl, floor, first);
     e->key = h;
+    e->floor = floor;
     e->tsig = tsig;
     e->W = (int8_t)W;
     e->req = (int8_t)req;
@@ -607,13 +573,14 @@ static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, 
 
 /* The same, keeping a tile to discard (P5): where everything fits, the best of leaving out each
  * distinct tile, cheapest first, while one can still win. */
-static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+static int search_keep_above(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+                             int64_t floor, int first)
 {
     uint8_t cnt[52];
     memcpy(cnt, c53, 52);
     int W = c53[WILD];
     int n = rack_n(c53);
-    if (c_search(g, cnt, W, runs_ok, pairs_ok, req, slots, pl) < 0)
+    if (c_search(g, cnt, W, runs_ok, pairs_ok, req, slots, pl, floor, first) < 0)
         return -1;
     if (pl->used < n)
         return 0;
@@ -643,7 +610,7 @@ static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int 
         else
             cnt[bf]--;
         int rq = req == bf && cnt[bf] == 0 ? -2 : req;
-        int ok = rq != -2 && c_search(g, cnt, w2, runs_ok, pairs_ok, rq, slots, &tmp) == 0;
+        int ok = rq != -2 && c_search(g, cnt, w2, runs_ok, pairs_ok, rq, slots, &tmp, floor, first) == 0;
         if (bf != WILD)
             cnt[bf]++;
         if (ok && (!have || tmp.score > best.score)) {
@@ -655,6 +622,11 @@ static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int 
         return -1;
     *pl = best;
     return 0;
+}
+
+static int search_keep(G *g, const uint8_t *c53, int runs_ok, int pairs_ok, int req, int slots, Plan *pl)
+{
+    return search_keep_above(g, c53, runs_ok, pairs_ok, req, slots, pl, NEG, 0);
 }
 
 /* ---- placing on the table ------------------------------------------------------------------ */
@@ -810,46 +782,50 @@ static void lay_offs(G *g, int p, const Plan *pl)
 static void greedy_layoffs(G *g, int p)
 {
     uint8_t *c = g->rack[p];
-    static Plan one;
+    static Plan one; /* lay_offs reads only its first lay-off's fields */
+    int left = rack_n(c);
     for (;;) {
-        int done = 1;
-        for (int n = 12; n >= 0 && done; n--)
-            for (int col = 0; col < 4 && done; col++) {
+        int hit = 0;
+        for (int n = 12; n >= 0 && !hit && left > 1; n--)
+            for (int col = 0; col < 4 && !hit; col++) {
                 int f = col * 13 + n;
-                if (!c[f] || rack_n(c) <= 1)
+                if (!c[f])
                     continue;
-                for (int i = 0; i < g->nt && done; i++) {
+                for (int i = 0; i < g->nt && !hit; i++) {
                     const TM *m = &g->tab[i];
-                    memset(&one, 0, sizeof one);
+                    int end = -1;
                     if (m->kind == 0 && m->a == col) {
                         int cap = g->r.run_end_cap;
-                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2)) {
+                        if (n == m->lo - 1 && (!cap || m->endc[0] < 2))
+                            end = 0;
+                        else if (n == m->hi + 1 && (!cap || m->endc[1] < 2))
+                            end = 1;
+                        if (end >= 0) {
+                            one.ngl = 0;
                             one.nrl = 1;
                             one.rlm[0] = (uint8_t)i;
-                            one.rle[0] = 0;
+                            one.rle[0] = (uint8_t)end;
                             one.rlj[0] = 1;
-                        } else if (n == m->hi + 1 && (!cap || m->endc[1] < 2)) {
-                            one.nrl = 1;
-                            one.rlm[0] = (uint8_t)i;
-                            one.rle[0] = 1;
-                            one.rlj[0] = 1;
+                            one.rlf[0] = 0;
+                            hit = 1;
                         }
                     } else if (m->kind == 1 && m->a == n && m->phys[col] < 0) {
                         int k = (m->phys[0] >= 0) + (m->phys[1] >= 0) + (m->phys[2] >= 0) + (m->phys[3] >= 0);
                         if (k < 4) {
+                            one.nrl = 0;
                             one.ngl = 1;
                             one.glm[0] = (uint8_t)i;
                             one.glc[0] = (uint8_t)col;
+                            one.glw[0] = 0;
+                            hit = 1;
                         }
-                    }
-                    if (one.nrl || one.ngl) {
-                        lay_offs(g, p, &one);
-                        done = 0;
                     }
                 }
             }
-        if (done)
+        if (!hit)
             return;
+        lay_offs(g, p, &one);
+        left--;
     }
 }
 
@@ -1101,14 +1077,23 @@ static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
     return ub;
 }
 
-static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
+/* ``yes_no``: only whether it opens matters (a take's question), not the plan of a rack that
+ * does not: then the search looks only for placings worth the threshold and stops at the first
+ * (a points search's score is at least K1 times its points, exactly so without pairs: K2 times
+ * the faces and the tile count stay below K1), unless O9 would let it open below the threshold.
+ * A first placing without a meld is searched again in full (an opening holds a meld). */
+static int can_open_q(G *g, int p, int req, Plan *pl, PPlan *pp, int yes_no)
 {
     int n = rack_n(g->rack[p]);
     int slots = g->r.layoff_opening_turn && g->nt > 0;
     int stuck, ub = open_bound(g, g->rack[p], slots, &stuck);
     if (ub < thr(g, p, 1) && !(stuck <= 1 && o9_ok(g, p)))
         g->pts_ok = 0; /* no placement can reach the threshold (nor finish, O9) */
-    else
+    else if (yes_no && !o9_ok(g, p)) {
+        g->pts_ok = search_keep_above(g, g->rack[p], 1, 0, req, slots, pl, (int64_t)thr(g, p, 1) * K1 - 1, 1) == 0;
+        if (g->pts_ok && pl->nruns + pl->ng == 0)
+            g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
+    } else
         g->pts_ok = search_keep(g, g->rack[p], 1, 0, req, slots, pl) == 0;
     if (g->pts_ok && pl->nruns + pl->ng > 0) {
         if (pl->value >= thr(g, p, 1) || (n - pl->used == 1 && o9_ok(g, p)))
@@ -1120,6 +1105,11 @@ static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
             return 2;
     }
     return 0;
+}
+
+static int can_open(G *g, int p, int req, Plan *pl, PPlan *pp)
+{
+    return can_open_q(g, p, req, pl, pp, 0);
 }
 
 static int connected(const uint8_t *c, int t)
@@ -1160,7 +1150,7 @@ static int wants(G *g, int p, int t)
     static Plan pl;
     static PPlan pp;
     c[t]++;
-    int k = can_open(g, p, t, &pl, &pp);
+    int k = can_open_q(g, p, t, &pl, &pp, 1);
     c[t]--;
     return k != 0;
 }
@@ -1661,6 +1651,6 @@ static struct PyModuleDef ro_module = {PyModuleDef_HEAD_INIT, "crollout", NULL, 
 
 PyMODINIT_FUNC PyInit_crollout(void)
 {
-    k_init();
+    kernel_init();
     return PyModule_Create(&ro_module);
 }
