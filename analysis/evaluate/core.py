@@ -264,7 +264,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
             active = _prune(vals, active)
         if len(active) == 1 and w >= PRUNE_FROM:
             break
-        if w >= min_worlds and time.process_time() - t0 > budget:
+        if w >= min_worlds and budget != math.inf and time.process_time() - t0 > budget:
             break
     out = []
     for i, c in enumerate(cands):
@@ -277,20 +277,23 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 
 
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
-          known: dict[int, Sequence[Tile]] | None = None) -> list[Evaluation]:
+          known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
     (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
-    never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices."""
+    never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
+    ``model``: as in :func:`evaluate` (the compiled model where it is built)."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []
+    use_c = (model or MODEL) == "compiled" and fast.COMPILED is not None
+    pos = fast.Position(view.state, view.seat) if use_c else None
     rng = random.Random(f"price:{seed}")
     unseen, pinned = unseen_tiles(view, known)
     vals: list[list[int]] = [[] for _ in cands]
     for _ in range(worlds):
         racks, deck = sample_world(view, unseen, pinned, rng)
-        world = _World(view, racks, deck)
+        world = _World(view, racks, deck, pos)
         for i, c in enumerate(cands):
             vals[i].append(rollout(view, world, c))
     out = []
