@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -48,6 +49,7 @@ def main() -> None:
     t0 = time.process_time()
     total = again = 0.0
     kept = n = 0
+    rows: list[tuple[float, float, float, str]] = []  # (cost, re-priced difference, interval, kind)
     for spec in specs(a.games, variant="101", bots=bots, seed=a.seed, hands=a.hands):
         text = "".join(play_game(spec).lines())
         g = read_file(f"{spec.game}.jsonl", raw=text.encode("utf-8")).games[0]
@@ -70,6 +72,7 @@ def main() -> None:
                     again += diff
                     kept += diff > 0
                     n += 1
+                    rows.append((c.cost, diff, c.ci or 0.0, c.kind))
         print(f"  {g.id}: {n} costed decisions so far, cpu {time.process_time() - t0:.0f} s", flush=True)
     if not n:
         print("no costed decision")
@@ -79,7 +82,20 @@ def main() -> None:
           f"{a.factor * a.worlds} with another seed: {n} costed decisions")
     print(f"  total cost {total:.1f}, re-priced {again:.1f}: {change:+.1f}% (target within 5%)")
     print(f"  sign kept {kept}/{n} = {100.0 * kept / n:.1f}% (target >= 95%)")
+    for name, lo, hi in (("cost <= 30", 0, 30), ("30 < cost <= 100", 30, 100), ("cost > 100", 100, float("inf"))):
+        _line(name, [r for r in rows if lo < r[0] <= hi])
+    for kind in sorted({r[3] for r in rows}):
+        _line(f"kind {kind}", [r for r in rows if r[3] == kind])
     print(f"  cpu {time.process_time() - t0:.0f} s, load {os.getloadavg()}")
+
+
+def _line(name: str, rs: list[tuple[float, float, float, str]]) -> None:
+    """One slice of the costed decisions: how far its total moves when re-priced, signs kept."""
+    if not rs:
+        return
+    t, g = sum(r[0] for r in rs), sum(r[1] for r in rs)
+    print(f"    {name:18} {len(rs):4} decisions: total {t:8.1f} -> {g:8.1f} ({100.0 * (g - t) / t:+6.1f}%),"
+          f" signs kept {sum(1 for r in rs if r[1] > 0)}/{len(rs)}, median interval {statistics.median(r[2] for r in rs):.1f}")
 
 
 if __name__ == "__main__":

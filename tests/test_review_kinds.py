@@ -48,8 +48,38 @@ def test_an_o7_show_is_a_decision_of_its_own(tmp_path: Path) -> None:
     c = shows[0]
     assert c.played == "show" and {x["move"] for x in c.candidates} == {"show", "no show"}
     assert c.worlds == W  # priced on the fixed worlds: both lines played out from the show
-    # today's rollout model does not use a shown twin (issue 20): then both score alike everywhere
+    # the Python reference model does not use a shown twin: there both score alike everywhere
     assert c.forced in (None, "identical")
+
+
+# four pairs, the indicator twin Y6 and twelve tiles that make no pair, run or group: shown, the
+# twin is wild in pairs (T4, O7) and makes the fifth pair of a çift opening at the first turn
+FOUR_PAIRS_AND_TWIN = "R11 R11 B13 B13 K3 K3 Y9 Y9 Y6 R1 R4 R7 B2 B5 B9 K6 K8 K12 Y1 Y4 Y12"
+
+
+def test_not_showing_a_twin_that_makes_the_fifth_pair_costs_points(tmp_path: Path) -> None:
+    """The compiled model plays a shown twin as wild in pairs (fast.py, kind ``show``): not showing
+    it here is priced worse than showing it, on the same fixed worlds, by more than the interval."""
+    import pytest
+
+    from analysis.evaluate import fast
+
+    if fast.COMPILED is None:
+        pytest.skip("the compiled rollout model is not built (the Python model ignores a shown twin)")
+    f = LogFile()
+    g = f.game("k-show-pairs", variant="101", hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: FOUR_PAIRS_AND_TWIN, 2: "*", 3: "*"}, seed=4)
+    h.discard(0, h.rack(0)[0])
+    h.draw(1)  # no show
+    h.discard(1, h.last_drawn)
+    res = replayed(f, tmp_path)
+    hr = deep_review_hand(res.game, res.hands[0], 1, budget=0.0, worlds=32)
+    (c,) = [c for d in hr.decisions if d.seat == 1 for c in d.choices if c.kind == "show"]
+    rows = {x["move"]: x for x in c.candidates}
+    assert c.forced is None and c.played == "no show" and c.best == "show"
+    assert rows["no show"]["expected"] > rows["show"]["expected"]
+    assert c.ci is not None and c.cost > c.ci > 0  # charged: the paired interval excludes zero
+    assert c.category == "worse_show"
 
 
 def test_an_o10_declaration_is_graded_with_the_pairs_opening_it_allows(tmp_path: Path) -> None:

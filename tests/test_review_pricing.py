@@ -110,6 +110,35 @@ def test_pricing_plays_every_candidate_in_every_world_where_the_ranking_pass_sto
     assert price(view, cands, seed="s", worlds=40) == priced  # seeded: the same worlds again
 
 
+def test_pricing_plays_the_same_model_as_the_ranking_pass(tmp_path: Path) -> None:
+    """The compiled model prices where it is built (price() once played the Python reference
+    model while evaluate() ranked on the compiled one): each world's value is the compiled
+    model's on the same seeded worlds."""
+    import random
+
+    from analysis.evaluate import fast
+    from analysis.evaluate.core import sample_world, unseen_tiles
+
+    if fast.COMPILED is None:
+        pytest.skip("the compiled rollout model is not built")
+    state = take_to_finish(tmp_path)
+    view = View.of(state, 1)
+    cands = [draw_candidate(1), take_candidate(1, Tile.parse("R13"))]
+    priced = price(view, cands, seed="s", worlds=W)
+    pos = fast.Position(view.state, view.seat)
+    rng = random.Random("price:s")
+    unseen, pinned = unseen_tiles(view)
+    want: list[list[int]] = [[], []]
+    for _ in range(W):
+        racks, deck = sample_world(view, unseen, pinned, rng)
+        world = pos.world(racks, deck)
+        for i, c in enumerate(cands):
+            want[i].append(pos.value(world, c.kind, c.events, None))
+    assert [list(e.values) for e in priced] == want
+    assert price(view, cands, seed="s", worlds=W, model="compiled") == priced
+    assert [e.n for e in price(view, cands, seed="s", worlds=W, model="python")] == [W, W]  # the reference still runs
+
+
 def _ev(c, values):  # type: ignore[no-untyped-def]
     n = len(values)
     m = sum(values) / n

@@ -31,7 +31,7 @@ from dataclasses import replace
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.game import FACES, HandState, Rules, Tile, apply
+from analysis.game import FACES, FALSE_OKEY, HandState, Rules, Tile, apply
 
 try:  # built by setup.py; absent with ISTAKA_PURE=1 or without a C compiler
     import analysis.evaluate.crollout as _c  # type: ignore[import-not-found]
@@ -97,11 +97,26 @@ def pack(st: HandState) -> bytes:
     return array("i", out).tobytes()
 
 
+_CODES: dict[Tile, dict[Tile, int]] = {}
+
+
+def codes(okey: Tile) -> dict[Tile, int]:
+    """:func:`code` of every physical tile for one okey (tiles are interned: a dict by identity),
+    built once per okey: sampling a world codes about a hundred tiles (the deep review's hot path)."""
+    got = _CODES.get(okey)
+    if got is None:
+        got = {t: code(t, okey) for t in (*FACES, FALSE_OKEY)}
+        _CODES[okey] = got
+    return got
+
+
 def rack_bytes(racks: Sequence[Sequence[Tile]], okey: Tile) -> bytes:
     c = bytearray(4 * 53)
+    k = codes(okey)
     for s, r in enumerate(racks):
+        base = s * 53
         for t in r:
-            c[s * 53 + code(t, okey)] += 1
+            c[base + k[t]] += 1
     return bytes(c)
 
 
@@ -111,7 +126,8 @@ def counts_bytes(counts: Sequence[Sequence[int]]) -> bytes:
 
 
 def deck_bytes(deck: Sequence[Tile], okey: Tile) -> bytes:
-    return bytes(code(t, okey) for t in deck)
+    k = codes(okey)
+    return bytes([k[t] for t in deck])
 
 
 def play(base: bytes, racks: bytes, deck: bytes, mode: int = MODE_PLAY, tile: int = -1,

@@ -4,8 +4,9 @@ the best turn to make and which to hold back, and the choice of per or çift whe
 
 - **Show (O7)**: a seat holding the indicator's twin before its first draw, where the preset
   allows showing it, chooses to show or not; both are played out from that moment (kind
-  ``show``). The rollout model of today does not use a shown twin, so both score alike in every
-  world and the decision is recorded as forced (``identical``) until the model does.
+  ``show``). The compiled rollout model plays a shown twin as wild in pairs (T4, O7; a declined
+  show marks the seat started, so the model cannot show later); the Python reference model does
+  not, so there both score alike in every world and the decision is forced (``identical``).
 - **Declare (O10)**: where the preset requires a declaration before a çift opening, an unopened
   seat that has not declared may declare now (and, if its çift then reach the threshold, open
   with them in the same turn), or not.
