@@ -287,11 +287,16 @@ class Recording:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Recording:
-        r = cls(str(d["id"]))
+        """A recording from its file (:meth:`to_dict`); a file whose fields have the wrong shape
+        (an edited or damaged file) is refused with one RecordError naming the field."""
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+            raise RecordError("a recording file is an object with an id")
+        r = cls(d["id"])
         for k in ("variant", "rules", "players", "view", "starter", "indicator", "racks", "dealt", "events",
                   "started", "scores", "hand", "done"):
             if k in d:
                 setattr(r, k, d[k])
+        _check_shape(r)
         return r
 
 
@@ -318,3 +323,39 @@ def parse_groups(text: str) -> list[list[str]]:
 
 
 __all__ = ["RecordError", "Recording", "parse_groups"]
+
+
+def _check_shape(r: Recording) -> None:
+    """The types a recording's fields must have before the engine reads them."""
+    def bad(field_: str) -> RecordError:
+        return RecordError(f"recording {r.id}: field {field_!r} has the wrong shape")
+
+    def is_int(x: Any, lo: int, hi: int) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
+
+    if not isinstance(r.variant, str) or (r.rules is not None and not isinstance(r.rules, dict)):
+        raise bad("variant" if not isinstance(r.variant, str) else "rules")
+    if not (isinstance(r.players, list) and len(r.players) == 4 and all(isinstance(p, str) for p in r.players)):
+        raise bad("players")
+    if r.view is not None and not is_int(r.view, 0, 3):
+        raise bad("view")
+    if not is_int(r.starter, 0, 3):
+        raise bad("starter")
+    if not is_int(r.hand, 1, 100):
+        raise bad("hand")
+    if r.indicator is not None and not isinstance(r.indicator, str):
+        raise bad("indicator")
+    if not (isinstance(r.racks, list) and len(r.racks) == 4
+            and all(isinstance(x, list) and all(isinstance(t, str) for t in x) for x in r.racks)):
+        raise bad("racks")
+    if not isinstance(r.dealt, bool):
+        raise bad("dealt")
+    if not (isinstance(r.events, list) and all(isinstance(e, dict) for e in r.events)):
+        raise bad("events")
+    if r.scores is not None and not (isinstance(r.scores, list) and len(r.scores) == 4
+                                     and all(is_int(x, -10**7, 10**7) for x in r.scores)):
+        raise bad("scores")
+    if r.started is not None and not isinstance(r.started, str):
+        raise bad("started")
+    if not (isinstance(r.done, list) and all(isinstance(h, dict) for h in r.done)):
+        raise bad("done")
