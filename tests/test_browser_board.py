@@ -192,8 +192,16 @@ def test_a_note_written_in_the_replay_panel_shows_its_mark_and_keys_typed_in_it_
         pg.wait_for_selector(IDLE, timeout=60_000)
         panel = pg.locator(".st-key-nt_panel")
         panel.locator("summary", has_text="Edit the note").click()
+        pg.wait_for_selector(IDLE, timeout=60_000)
         panel.locator(".st-key-nt_delete button").click()
-        expect(panel).to_contain_text("Note deleted.", timeout=60_000)
+        try:
+            expect(panel).to_contain_text("Note deleted.", timeout=20_000)
+        except AssertionError:  # the click landed while the page reran (two workers share the 2 cores): once more
+            pg.wait_for_selector(IDLE, timeout=60_000)
+            if not panel.locator("summary", has_text="Edit the note").locator("xpath=..").get_attribute("open"):
+                panel.locator("summary", has_text="Edit the note").click()
+            panel.locator(".st-key-nt_delete button").click()
+            expect(panel).to_contain_text("Note deleted.", timeout=60_000)
         expect(pg.locator(".st-key-mv_12")).not_to_contain_text("?!", timeout=30_000)
         assert "Traceback" not in site["log"].read_text(errors="replace")
     finally:
