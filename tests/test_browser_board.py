@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM, ROOT, needs_chromium, streamlit_server
+from browser_helpers import ROOT, chromium, needs_chromium, streamlit_server
 from store_logs import stored
 
 pytestmark = needs_chromium
@@ -51,14 +51,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def browser(site: dict[str, Any]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _replay(browser: Any, site: dict[str, Any], w: int, h: int, lang: str, step: int) -> Any:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
+from browser_helpers import chromium, needs_chromium, streamlit_server
 from dashboard_logs import many_games, write_log
 from store_logs import stored
 
@@ -26,14 +26,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _digest(p: Path) -> str:

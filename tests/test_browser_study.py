@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urljoin, urlparse
 
 import pytest
-from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
+from browser_helpers import chromium, needs_chromium, streamlit_server
 from store_logs import make_game, stored, write_log
 
 pytestmark = needs_chromium
@@ -33,14 +33,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def browser(site: dict[str, Any]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 WORDS = {"tr": {"add": "Çalışmaya ekle", "new": "Yeni çalışma…", "open": "Çalışmada aç", "title": "Çalışmalar",

@@ -76,3 +76,16 @@ def cluster_of(args: argparse.Namespace) -> Iterator[Any]:
         raise UsageError(str(err)) from None
     finally:
         cluster.close()
+
+
+def connect_db(args: argparse.Namespace, read_only: bool = False) -> Any:
+    """The store of ``--db`` (and ``--wait``): a busy database raises DatabaseBusy for :func:`busy`
+    to report; any other store error is a usage error, one line."""
+    from analysis.store import StoreError, connect
+
+    try:
+        return connect(args.db, read_only=read_only, wait=getattr(args, "wait", None))
+    except StoreError as err:
+        if type(err).__name__ == "DatabaseBusy":
+            raise
+        raise UsageError(str(err)) from None

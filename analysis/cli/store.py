@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .common import UsageError, add_cluster, busy, cluster_of
+from .common import UsageError, add_cluster, busy, cluster_of, connect_db
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -47,17 +47,6 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     return {"import": busy(cmd_import), "errors": busy(cmd_errors), "export": busy(cmd_export)}
 
 
-def _connect(args: argparse.Namespace, read_only: bool = False) -> Any:
-    from analysis.store import StoreError, connect
-
-    try:
-        return connect(args.db, read_only=read_only, wait=getattr(args, "wait", None))
-    except StoreError as err:
-        if type(err).__name__ == "DatabaseBusy":
-            raise
-        raise UsageError(str(err)) from None
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     from analysis.store import StoreError, expand_paths, import_paths
 
@@ -66,7 +55,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     except StoreError as err:
         raise UsageError(str(err)) from None
     with cluster_of(args) as cluster:
-        con = _connect(args)
+        con = connect_db(args)
         try:
             s = import_paths(con, args.paths, replace=args.replace, batch_games=max(1, args.batch),
                              workers=args.jobs, progress=not args.no_progress and sys.stderr.isatty(),
@@ -87,7 +76,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_errors(args: argparse.Namespace) -> int:
     from analysis.store.queries import import_errors
 
-    con = _connect(args, read_only=True)
+    con = connect_db(args, read_only=True)
     try:
         df = import_errors(con)
     finally:
@@ -122,7 +111,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.append and keys is None:
         raise UsageError("--append adds to a Parquet lake: give --partition KEYS too")
-    con = _connect(args, read_only=True)
+    con = connect_db(args, read_only=True)
     try:
         if keys is None:
             paths = export_parquet(con, args.parquet)

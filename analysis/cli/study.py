@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .common import UsageError, busy
+from .common import UsageError, busy, connect_db
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -34,17 +34,6 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     return {"study": busy(cmd_study)}
 
 
-def _connect(args: argparse.Namespace, read_only: bool = False) -> Any:
-    from analysis.store import StoreError, connect
-
-    try:
-        return connect(args.db, read_only=read_only, wait=getattr(args, "wait", None))
-    except StoreError as err:
-        if type(err).__name__ == "DatabaseBusy":
-            raise
-        raise UsageError(str(err)) from None
-
-
 def cmd_study(args: argparse.Namespace) -> int:
     from analysis.store import studies
 
@@ -52,7 +41,7 @@ def cmd_study(args: argparse.Namespace) -> int:
     if action is None:
         raise UsageError("give an action: list, export NAME --out FILE, or import FILE")
     if action == "import":
-        con = _connect(args)
+        con = connect_db(args)
         try:
             res = studies.import_study(con, args.file, replace=args.replace, name=args.name)
         finally:
@@ -60,7 +49,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         for line in res.lines():
             print(line, file=sys.stdout if res.status != "refused" or line.startswith("games:") else sys.stderr)
         return 0 if res.status != "refused" else 1
-    con = _connect(args, read_only=True)
+    con = connect_db(args, read_only=True)
     try:
         if action == "list":
             df = studies.list_studies(con)

@@ -26,7 +26,7 @@ from analysis.game import (
     team_totals,
 )
 
-from dashboard.words.i18n import md_plain
+from dashboard.words.i18n import lookup, md_plain
 from dashboard.words.rule_links import link_rules
 from dashboard.words.seatview_words import t as sv
 from dashboard.board.tiles_view import esc
@@ -67,11 +67,7 @@ STRINGS: dict[str, tuple[str, str]] = table("game_rules")
 
 
 def t(key: str, lang: str, **fields_: object) -> str:
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields_) if fields_ else text
+    return lookup(STRINGS, key, lang, **fields_)
 
 
 def _name(text: object) -> str:

@@ -12,6 +12,7 @@ HTML the page escaped itself, :func:`rule_url` / :func:`rule_column` for table c
 
 from __future__ import annotations
 
+from dashboard.words.i18n import lookup
 from dashboard.words.locale import table
 import math
 import re
@@ -36,11 +37,7 @@ STRINGS: dict[str, tuple[str, str]] = table("rule_links")
 
 def t(key: str, lang: str, **fields: object) -> str:
     """The Rules page's string ``key`` in ``lang`` (Turkish unless ``en``)."""
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)
 
 
 DOC_STEMS = {"rules": "rules", "log": "log-format", "review": "review"}  # doc -> file stem in docs/

@@ -7,6 +7,7 @@ Turkish in English.
 
 from __future__ import annotations
 
+from dashboard.words.i18n import lookup
 from dashboard.words.locale import table
 
 STRINGS: dict[str, tuple[str, str]] = table("sheet_strings")
@@ -14,8 +15,4 @@ STRINGS: dict[str, tuple[str, str]] = table("sheet_strings")
 
 def t(key: str, lang: str, **fields: object) -> str:
     """The score sheet's string ``key`` in ``lang`` (Turkish unless ``en``)."""
-    pair = STRINGS.get(key)
-    if pair is None:
-        return key
-    text = pair[1] if lang == "en" else pair[0]
-    return text.format(**fields) if fields else text
+    return lookup(STRINGS, key, lang, **fields)
