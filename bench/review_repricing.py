@@ -1,10 +1,14 @@
 """Are the deep review's costs stable? (issue 21's target.) Unseen bot-table games are simulated
 and deep-reviewed; every costed decision is priced again, played move against the recommended
-one, on ``--factor`` times the pricing worlds with another seed. Prints the total cost against
+one, on ``--factor`` times the worlds its cost was charged on (the pricing worlds times the deep
+pass's CONFIRM: a cost is screened on the pricing worlds and charged on CONFIRM times as many)
+with another seed. Prints the total cost against
 the re-priced total (target: within 5%) and the share of costs that keep their sign (target
 >= 95%), with the machine load.
 
-    python bench/review_repricing.py [--games 2] [--hands 3] [--factor 10] [--worlds 64] [--seed S]
+    python bench/review_repricing.py [--games 2] [--hands 3] [--factor 10] [--worlds 64] [--confirm K] [--seed S]
+
+``--confirm 1`` prices as before CONFIRM (charged on the screening worlds themselves): the baseline.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from analysis.evaluate import Candidate, price  # noqa: E402
 from analysis.game import replay_game  # noqa: E402
 from analysis.players import View  # noqa: E402
+from analysis.review import deep  # noqa: E402
 from analysis.review.deep import deep_review_game, seat_knows  # noqa: E402
 from analysis.selfplay import play_game, specs  # noqa: E402
 from analysis.game import read_file  # noqa: E402
@@ -42,14 +47,17 @@ def main() -> None:
     ap.add_argument("--factor", type=int, default=10)
     ap.add_argument("--worlds", type=int, default=64)
     ap.add_argument("--seed", default="reprice")
+    ap.add_argument("--confirm", type=int, default=deep.CONFIRM, help="the deep pass's CONFIRM (1: the baseline)")
     ap.add_argument("--bots", default="random,greedy,solver,expert")
     a = ap.parse_args()
     bots = tuple(a.bots.split(","))
+    deep.CONFIRM = a.confirm
     print(f"load {os.getloadavg()}", flush=True)
     t0 = time.process_time()
     total = again = 0.0
     kept = n = 0
     rows: list[tuple[float, float, float, str]] = []  # (cost, re-priced difference, interval, kind)
+    charged: list[int] = []  # the worlds each cost was charged on
     for spec in specs(a.games, variant="101", bots=bots, seed=a.seed, hands=a.hands):
         text = "".join(play_game(spec).lines())
         g = read_file(f"{spec.game}.jsonl", raw=text.encode("utf-8")).games[0]
@@ -66,20 +74,22 @@ def main() -> None:
                     state = steps[c.step].state
                     view = View.of(state, d.seat)
                     ev = price(view, [_cand(c.kind, played), _cand(c.kind, rec)], seed=f"{a.seed}:again:{c.step}",
-                               worlds=a.factor * a.worlds, known=seat_knows(steps, c.step, d.seat))
+                               worlds=a.factor * c.worlds, known=seat_knows(steps, c.step, d.seat))
                     diff = ev[0].diff(ev[1])[0]
                     total += c.cost
                     again += diff
                     kept += diff > 0
                     n += 1
                     rows.append((c.cost, diff, c.ci or 0.0, c.kind))
+                    charged.append(c.worlds)
         print(f"  {g.id}: {n} costed decisions so far, cpu {time.process_time() - t0:.0f} s", flush=True)
     if not n:
         print("no costed decision")
         return
     change = 100.0 * (again - total) / total
-    print(f"{a.games} games x {a.hands} hands ({'/'.join(bots)}), pricing {a.worlds} worlds, re-priced on "
-          f"{a.factor * a.worlds} with another seed: {n} costed decisions")
+    print(f"{a.games} games x {a.hands} hands ({'/'.join(bots)}), pricing {a.worlds} worlds, charged on "
+          f"{statistics.median(charged):.0f} (confirm {a.confirm}), re-priced on {a.factor}x that with another seed:"
+          f" {n} costed decisions")
     print(f"  total cost {total:.1f}, re-priced {again:.1f}: {change:+.1f}% (target within 5%)")
     print(f"  sign kept {kept}/{n} = {100.0 * kept / n:.1f}% (target >= 95%)")
     for name, lo, hi in (("cost <= 30", 0, 30), ("30 < cost <= 100", 30, 100), ("cost > 100", 100, float("inf"))):

@@ -17,7 +17,7 @@ from golden.builder import LogFile
 
 from analysis.game import GameResult, HandState, read_file, replay_game
 from analysis.review import CATEGORY_KIND, Choice, Decision, Mistake
-from analysis.review.deep import Z, deep_review_game, deep_review_hand, grade_decision
+from analysis.review.deep import CONFIRM, Z, deep_review_game, deep_review_hand, grade_decision
 from analysis.review.deep import _relabel as relabel  # the labelling rule, tested on its own
 from analysis.review.lesson import sentence, to_json
 
@@ -133,12 +133,13 @@ def test_every_decision_is_graded_and_no_cost_is_negative(sample_review) -> None
         if c.cost > 0:  # the paired difference on the pricing worlds, its interval clear of zero
             assert c.expected_played - c.expected_best == pytest.approx(c.cost)
             assert c.cost > c.ci >= 0  # 0: the same difference in every world (a last discard)
-        assert c.worlds == PRICE
+        # screened on PRICE worlds; a cost that passed is charged on CONFIRM times as many (D21)
+        assert c.worlds in (PRICE, CONFIRM * PRICE) and (c.cost == 0 or c.worlds == CONFIRM * PRICE)
         assert len(c.candidates) >= 2 and c.candidates[0]["move"] == c.best
         # the table shows every priced move at its price on the same worlds the cost comes from
         mine = [x for x in c.candidates if x["played"]]
         assert len(mine) == 1 and mine[0]["expected"] == pytest.approx(c.expected_played, abs=0.01)
-        assert all(x["n"] == PRICE for x in c.candidates)
+        assert all(x["n"] == c.worlds for x in c.candidates)
 
 
 def test_a_loss_is_charged_once_at_its_decision(sample_review) -> None:

@@ -18,7 +18,7 @@ from analysis.evaluate import Evaluation, candidates, draw_candidate, evaluate, 
 from analysis.game import HandState, Tile, read_file, replay_game
 from analysis.players import View
 from analysis.review import Choice, Decision, GameReview, HandReview
-from analysis.review.deep import Z, grade_decision, recommend
+from analysis.review.deep import CONFIRM, Z, grade_decision, recommend
 
 W = 16  # pricing worlds in these tests: every rule below holds at any number
 
@@ -57,7 +57,7 @@ def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path
     one = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     two = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     assert one is not None and one.to_dict() == two.to_dict()
-    assert one.worlds == W and one.cost > 0 and one.ci is not None
+    assert one.worlds == CONFIRM * W and one.cost > 0 and one.ci is not None  # screened on W, charged on 4W
 
 
 def test_the_pricing_worlds_are_not_the_ranking_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,7 +95,7 @@ def test_the_pricing_worlds_are_not_the_ranking_worlds(tmp_path: Path, monkeypat
     monkeypatch.setattr(deep, "evaluate", tagged("rank", real_eval))
     monkeypatch.setattr(deep, "price", tagged("price", real_price))
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
-    assert c is not None and len(seen["price"]) == W and seen["rank"]
+    assert c is not None and c.cost > 0 and len(seen["price"]) == W + CONFIRM * W and seen["rank"]
     assert not set(seen["rank"]) & set(seen["price"])  # two independent samples
 
 
@@ -169,6 +169,42 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     monkeypatch.setattr(deep, "price", clear)
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     assert c is not None and c.cost == pytest.approx(30.5) and 0 < c.ci < c.cost
+
+
+def test_a_cost_is_charged_at_the_price_of_the_confirming_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Screened on W worlds, a cost is priced again on CONFIRM * W and charged only if its interval
+    excludes zero there too, at that price: a screen's lucky noise is not what gets charged."""
+    import analysis.review.deep as deep
+
+    state = take_to_finish(tmp_path)
+    best = [40] * (CONFIRM * W)
+    calls: list[int] = []
+
+    def screen_then(confirmed):  # type: ignore[no-untyped-def]
+        def fake(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+            calls.append(worlds)
+            played = [70 + (i % 2) for i in range(worlds)] if worlds == W else confirmed
+            return [_ev(c, (best[:worlds] if c.kind == "take" else played)) for c in cands]
+        return fake
+
+    monkeypatch.setattr(deep, "price", screen_then([40 + (60 if i % 4 == 0 else -10) for i in range(CONFIRM * W)]))
+    c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert calls == [W, CONFIRM * W]  # 30.5 on the screen, 7.5 ± 15.5 on the confirming worlds
+    assert c is not None and c.cost == 0 and c.worlds == CONFIRM * W
+    assert c.expected_played - c.expected_best == pytest.approx(7.5)
+
+    calls.clear()
+    monkeypatch.setattr(deep, "price", screen_then([40 + 12 + (i % 2) for i in range(CONFIRM * W)]))
+    c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
+    assert calls == [W, CONFIRM * W] and c is not None and c.cost == pytest.approx(12.5)  # not the screen's 30.5
+
+
+def test_the_confirming_worlds_begin_with_the_screening_worlds(tmp_path: Path) -> None:
+    state = take_to_finish(tmp_path)
+    view = View.of(state, 1)
+    cands = [draw_candidate(1), take_candidate(1, Tile.parse("R13"))]
+    short, long = price(view, cands, seed="s", worlds=W), price(view, cands, seed="s", worlds=CONFIRM * W)
+    assert [e.values for e in short] == [e.values[:W] for e in long]
 
 
 def test_never_recommend_a_move_the_pricing_worlds_show_worse_than_a_third() -> None:

@@ -15,7 +15,11 @@ The evaluator (:mod:`analysis.evaluate`) ranks the candidates on a few worlds; t
 (:func:`analysis.evaluate.price`, default PRICE_WORLDS = 64), every candidate in every world,
 never stopped early. A decision's **cost** is the paired difference between what was played and
 the recommended move (:func:`recommend`) on those worlds, charged only when its interval (``Z``
-standard errors) excludes zero, else 0; the interval's half-width and the worlds are kept with it.
+standard errors) excludes zero, else 0. A cost that passes is priced again on :data:`CONFIRM`
+times the worlds (the first ones among them) and charged only if it passes there too, at that
+price: a threshold keeps the costs whose noise went their way, and the 4× worlds undo most of
+that (re-priced at 10× with another seed, the total moved −8.5% when costs were charged on the
+64 worlds that selected them). The interval's half-width and the worlds are kept with it.
 So a move equal to the best costs 0 and a loss is charged once, at the decision where it
 happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
 one legal move, a take that cannot be kept, the same score in every world) and not graded.
@@ -55,6 +59,7 @@ from .model import (
 
 Z = 2.0  # a cost counts when the played-minus-best difference is over Z standard errors
 TOP = 3  # candidates kept per decision, the played one added when it is not among them
+CONFIRM = 4  # a cost charged on the pricing worlds is priced again on this many times as many
 
 
 Progress = Callable[[int, int], None]
@@ -113,7 +118,8 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     more than the interval on the pricing worlds (:func:`recommend`: never a move the pricing
     worlds show worse than a third one); the cost is the played-minus-recommended paired
     difference on the pricing worlds, charged only when its interval (``Z`` standard errors)
-    excludes zero."""
+    excludes zero, and then only when it does so again on :data:`CONFIRM` times the worlds, at
+    that price (the screening worlds are not the charging ones: see the module docstring)."""
     evs = evaluate(view, cands, seed=seed, worlds=_rank_worlds(budget), known=known)
     b = best(evs)
     order = sorted((i for i, e in enumerate(evs) if e.n == b.n), key=lambda i: evs[i].mean)[:TOP]
@@ -123,10 +129,14 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     p = order.index(played)
     if all(e.n == b.n for e in evs) and _identical(evs) and _identical(priced):
         return _forced(kind, step, line, cands, played, played_events, "identical", priced[p].mean, worlds)
-    r = recommend(priced, 0)
-    diff, se, _ = priced[p].diff(priced[r]) if p != r else (0.0, 0.0, worlds)
+    r, diff, se, cost = _charge(priced, p, worlds)
+    if cost > 0 and CONFIRM > 1:
+        # screened on ``worlds``, the cost is charged on CONFIRM times as many (the first ones
+        # included): a cost kept because its first worlds' noise went its way is mostly undone
+        worlds *= CONFIRM
+        priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known)
+        r, diff, se, cost = _charge(priced, p, worlds)
     half = Z * se
-    cost = diff if diff > 0 and diff - half > 0 else 0.0
     rows = []
     for j in sorted(range(len(priced)), key=lambda j: (j != r, priced[j].mean)):
         e = priced[j]
@@ -141,6 +151,15 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     return Choice(kind, step, line, cands[played].label, rec.label, priced[p].mean, priced[r].mean, se,
                   cost, rows, played_events, ci=half, worlds=worlds,
                   reason={"code": code, **fields} if code else None)
+
+
+def _charge(priced: Sequence[Evaluation], p: int, worlds: int) -> tuple[int, float, float, float]:
+    """The recommended candidate, the played-minus-recommended paired difference and its standard
+    error, and the cost: the difference when its interval (``Z`` standard errors) excludes zero,
+    else 0."""
+    r = recommend(priced, 0)
+    diff, se, _ = priced[p].diff(priced[r]) if p != r else (0.0, 0.0, worlds)
+    return r, diff, se, (diff if diff > 0 and diff - Z * se > 0 else 0.0)
 
 
 def recommend(priced: Sequence[Evaluation], ranked_best: int) -> int:
@@ -428,5 +447,5 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
     return gr
 
 
-__all__ = ["DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
+__all__ = ["CONFIRM", "DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
            "match_placing", "recommend", "seat_knows"]

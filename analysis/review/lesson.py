@@ -236,7 +236,8 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
         for c in chs:
             if c.forced:
                 forced[c.forced] = forced.get(c.forced, 0) + 1
-        out["pricing_worlds"] = max((c.worlds for c in chs if c.graded), default=0)
+        out["pricing_worlds"] = min((c.worlds for c in chs if c.graded), default=0)
+        out["charging_worlds"] = max((c.worlds for c in chs if c.graded), default=0)
         out["forced"] = {"total": sum(forced.values()), "by_reason": forced}
     return out
 
