@@ -233,6 +233,10 @@ def test_istaka_notes_lists_sets_and_deletes_with_one_line_errors(db: Path, caps
         r = _cli(GAME, "--db", str(db), *bad)
         assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, (bad, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1
+    capsys.readouterr()
+    assert main(["report", GAME, "--json", "--db", str(db)]) == 0  # the report's JSON carries the notes too
+    rep = json.loads(capsys.readouterr().out)
+    assert [(x["hand"], x["step"], x["mark"], x["text"]) for x in rep["notes"]] == [(1, 4, "?!", "satır bir\nsatır iki")]
     assert _cli(GAME, "--db", str(db), "--delete", "1", "4").returncode == 0
     assert _cli(GAME, "--db", str(db)).stdout.strip() == f"no notes on {GAME}"
 

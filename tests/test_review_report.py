@@ -20,7 +20,10 @@ from streamlit.testing.v1 import AppTest
 from analysis import store
 from analysis.cli import main
 from analysis.review import render
+from analysis.review import SEVERITY
+from analysis.review.deep import CONFIRM
 from analysis.review.lesson import to_json
+from analysis.review.moments import key_moments
 from analysis.selfplay import GameSpec, Player, play_game
 from analysis.store import analyze, load_review
 from analysis.game import replay_game
@@ -92,7 +95,9 @@ def test_the_report_shows_intervals_and_forced_decisions(db: Path) -> None:
     assert f"{c.cost:.0f} ± {c.ci:.0f} points" in en and f"{c.cost:.0f} ± {c.ci:.0f} puan" in tr
     forced = sum(1 for d in gr.decisions for c in d.choices if c.forced)
     assert forced and f"Forced decisions ({forced})" in en and f"Zorunlu kararlar ({forced})" in tr
-    assert "priced on 8 worlds" in en and "8 sabit dünyada" in tr
+    assert c.worlds == 8 * CONFIRM and f"priced on {c.worlds} worlds" in en and f"{c.worlds} dünyada fiyatlandı" in tr
+    assert f"the same 8 fixed worlds; a difference whose interval excludes zero is priced again on {8 * CONFIRM}" in en
+    assert "8 sabit dünyada" in tr and f"{8 * CONFIRM} dünyada yeniden fiyatlandı" in tr
 
 
 def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, tmp_path: Path,
@@ -100,11 +105,23 @@ def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, 
     assert main(["report", GAME, "--json", "--db", str(db)]) == 0
     j = json.loads(capsys.readouterr().out)
     res, gr = _deep(db)
+    moments, notes = j.pop("moments"), j.pop("notes")
     assert j == json.loads(json.dumps(to_json(gr, res)))
+    assert notes == []  # the coach wrote none on this game (tests/test_notes.py writes some)
+    # the key moments the HTML report opens on, per seat, costliest first, lessons in --lang
+    want = key_moments(gr, "en")
+    assert [[(m["seat"], m["step"], m["cost"], m["lesson"]) for m in seat] for seat in moments] == \
+        [[(m.seat, m.step, round(m.cost, 2), m.lesson) for m in seat] for seat in want]
+    assert any(moments) and all(m["severity"] in {name for _, name in SEVERITY} for seat in moments for m in seat)
+    assert main(["report", GAME, "--json", "--db", str(db), "--lang", "tr"]) == 0
+    tr = json.loads(capsys.readouterr().out)["moments"]
+    assert [[m["lesson"] for m in seat] for seat in tr] == [[m.lesson for m in seat] for seat in key_moments(gr, "tr")]
     assert j["depth"] == "deep" and j["pricing_worlds"] == 8
     assert j["forced"]["total"] == sum(1 for d in j["decisions"] if d["forced"]) > 0
     graded = [d for d in j["decisions"] if not d["forced"]]
-    assert all(d["worlds"] == 8 and d["ci"] is not None for d in graded)
+    # screened on 8 worlds; a cost that passed is charged on CONFIRM times as many
+    assert all(d["worlds"] in (8, 8 * CONFIRM) and d["ci"] is not None for d in graded)
+    assert all(d["worlds"] == 8 * CONFIRM for d in graded if d["cost"] > 0)
     assert all((d["cost"] > 0) == (d["cost"] > d["ci"]) for d in graded)  # charged only clear of zero
     for s in j["seats"]:
         mine = [d["cost"] for d in graded if d["seat"] == s["seat"]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,8 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     r.add_argument("--out", metavar="FILE", help="write here (FILE.html; with --json, FILE.json; default: stdout for --json)")
     r.add_argument("--json", action="store_true", help="the review as JSON (README: Review)")
     r.add_argument("--deep", action="store_true", help="review in expected points when nothing is stored")
-    r.add_argument("--lang", choices=("tr", "en"), default="en", help="the HTML report's language (default en)")
+    r.add_argument("--lang", choices=("tr", "en"), default="en",
+                   help="the report's language: the HTML, and the key moments' lessons in --json (default en)")
     r.add_argument("--min-cost", type=float, default=0, metavar="N",
                    help="only mistakes over N expected points in full; the rest collapsed (default 0)")
     src = r.add_mutually_exclusive_group()
@@ -88,10 +89,25 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 1 if s.failed else 0
 
 
+def report_json(gr: Any, res: Any, notes: Sequence[Any], lang: str) -> dict[str, Any]:
+    """The review as JSON (:func:`analysis.review.lesson.to_json`) with what the HTML report
+    opens on: each seat's key moments (lessons in ``lang``) and the coach's notes, in game order."""
+    from analysis.review.lesson import to_json
+    from analysis.review.moments import key_moments
+
+    out = to_json(gr, res)
+    out["moments"] = [[{"seat": m.seat, "player": m.player, "ord": m.ord, "hand": m.hand, "turn": m.turn,
+                        "step": m.step, "kind": m.kind, "cost": round(m.cost, 2), "severity": m.severity,
+                        "category": m.category, "played": m.played, "best": m.best, "lesson": m.lesson}
+                       for m in seat] for seat in key_moments(gr, lang)]
+    out["notes"] = [{"hand": n.hand, "step": n.step, "mark": n.mark, "text": n.text, "author": n.author,
+                     "created": n.created.isoformat(), "updated": n.updated.isoformat()} for n in notes]
+    return out
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from analysis.game import replay_game
     from analysis.review import render, review_game
-    from analysis.review.lesson import to_json
 
     if not args.out and not args.json:
         raise UsageError("say where the report goes: --out FILE.html, or --json")
@@ -127,7 +143,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         gr = review_game(res)
     if args.json:
-        text = json.dumps(to_json(gr, res), ensure_ascii=False)
+        text = json.dumps(report_json(gr, res, notes, args.lang), ensure_ascii=False)
         if not args.out:
             print(text)
             return 0

@@ -47,6 +47,7 @@ from .options import openings
 from .reasons import reason
 from .model import (
     CATEGORY_KIND,
+    CONFIRM,
     DEEP_BUDGET,
     DEEP_VERSION,
     GENERIC,
@@ -59,7 +60,6 @@ from .model import (
 
 Z = 2.0  # a cost counts when the played-minus-best difference is over Z standard errors
 TOP = 3  # candidates kept per decision, the played one added when it is not among them
-CONFIRM = 4  # a cost charged on the pricing worlds is priced again on this many times as many
 
 
 Progress = Callable[[int, int], None]

@@ -13,7 +13,7 @@ from typing import Any
 from analysis.evaluate import expected as calibrated
 from analysis.game import GameResult, Rules
 
-from .model import CATEGORIES, Choice, Decision, GameReview, HandReview
+from .model import CATEGORIES, CONFIRM, Choice, Decision, GameReview, HandReview
 from .reasons import reason_text
 
 LANGS = ("tr", "en")
@@ -237,7 +237,7 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
             if c.forced:
                 forced[c.forced] = forced.get(c.forced, 0) + 1
         out["pricing_worlds"] = min((c.worlds for c in chs if c.graded), default=0)
-        out["charging_worlds"] = max((c.worlds for c in chs if c.graded), default=0)
+        out["charging_worlds"] = CONFIRM * out["pricing_worlds"]  # where a screened cost is priced again
         out["forced"] = {"total": sum(forced.values()), "by_reason": forced}
     return out
 

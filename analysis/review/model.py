@@ -38,6 +38,7 @@ def _digest(files: list[Path], start: bytes = b"") -> str:
 SOLVER_VERSION = f"review-{REVIEW_RULES}/{_sources_digest()}"
 
 DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep review)
+CONFIRM = 4  # a deep-review cost that passes on the pricing worlds is priced again on this many times as many
 
 
 def _deep_digest() -> str:

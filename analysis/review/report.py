@@ -21,7 +21,7 @@ from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed,
 from . import report_notes
 from .lesson import describe, hand_expected, sentence
 from .moments import Moment, key_moments
-from .model import CATEGORIES, CATEGORY_KIND, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
+from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
@@ -418,8 +418,8 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
                    + (f'<td>{row["forced"]}</td>' if gr.depth == "deep" else "") + f'<td>{cats}</td></tr>')
     out.append("</table>")
     if gr.depth == "deep":
-        w = max((c.worlds for d in gr.decisions for c in d.choices if c.graded), default=0)
-        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, f=total_forced))}'
+        w = min((c.worlds for d in gr.decisions for c in d.choices if c.graded), default=0)
+        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))}'
                    + (f' · {esc(word("floor_note", lang, n=f"{min_cost:g}"))}' if min_cost else "") + "</p>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}
     for hrv in gr.hands:

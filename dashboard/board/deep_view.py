@@ -225,7 +225,8 @@ def review_section(game: str, lang: str, hand: int | None = None, min_cost: int 
         frame[pw.t("pw_col_rate", lang, x=n)] = [(s.get("rates") or {}).get(str(n)) for s in seats]
     st.dataframe(pd.DataFrame(frame), hide_index=True, key="dv_seats")
     forced = summ.get("forced") or {}
-    st.caption(pw.t("pw_forced_note", lang, n=int(forced.get("total", 0)), w=summ.get("pricing_worlds", 0)))
+    st.caption(pw.t("pw_forced_note", lang, n=int(forced.get("total", 0)), w=summ.get("pricing_worlds", 0),
+                    c=summ.get("charging_worlds", 0)))
 
     hands = [(h["ord"], h["hand"]) for h in summ["hands"]]
     if not hands:
