@@ -1,18 +1,21 @@
 """From the rollout model's expected hand score to what a strong player really scores from there.
 
-The evaluator plays the rest of a hand by its model's simple policy (:mod:`.sim`). A strong
-player does better than that policy from the same position, and most where much is at stake (an
-unopened seat late in the hand, facing the 202 of E5): measured over the expert's own decisions
-in duplicate matches, positions the model puts at 190 end near 165. Decisions do not need the
-correction (all candidates share the model, and a monotone map keeps their order); the numbers a
-player reads do. So each preset has a monotone curve from the model's value to the mean actual
-hand score, fitted by ``python bench/calibrate.py --fit`` (isotonic regression over the expert's
-decisions, knots at equal-count chunks) on even-numbered deals and checked on the odd ones
-(README, *Expert*). ``101`` has one. ``51`` has none: a curve fitted the same way did worse on
-the held-out deals than the model's value (largest gap up to 100 points: 7.2 against 3.4), so its
-value is shown as it is; ``101-classic`` has not been fitted. A rule set other than a plain preset
-keeps the model's value: its scale differs (partner games count the team) and no curve was
-fitted for it.
+The evaluator plays the rest of a hand by its model's policy. If that policy plays worse than a
+strong player from the same position, the model's value is too pessimistic, most where much is at
+stake (an unopened seat late in the hand, facing the 202 of E5), and a monotone curve from the
+model's value to the mean actual hand score mends the numbers a player reads (decisions never
+need it: all candidates share the model, and a monotone map keeps their order). Curves are fitted
+by ``python bench/calibrate.py --fit`` (isotonic regression over the expert's decisions in a
+duplicate match, knots at equal-count chunks) on even-numbered deals and checked on the odd ones.
+
+**No preset has a curve now.** The Python model of issue 14 needed one in ``101`` (positions it
+put at 190 ended near 165). The compiled model that plays the rules (issue 20) does not: on the
+expert's 14,242 decisions of a 500-deal ``101`` match it never fitted (README, *Expert*), its value
+alone is within 9.9 points of the actual mean in every bin, while that old curve was off by up
+to 40 there; ``101-classic`` is within 4.5 in every bin holding 2% of the decisions. ``51`` is
+within 4.1 up to 100 and too pessimistic above it (README), and a curve fitted there did worse on
+held-out deals than the value itself. A rule set other than a plain preset would keep the model's
+value in any case: its scale differs (partner games count the team).
 """
 
 from __future__ import annotations
@@ -24,12 +27,9 @@ from analysis.game import Rules, preset
 Curve = tuple[tuple[float, float], ...]  # (model value, actual mean) knots, increasing in both
 
 # Fitted by `python bench/calibrate.py --fit --variant V m.jsonl` on the expert's decisions in
-# `istaka match --bots expert,solver --variant V --deals 500 --seed final --deals-out m.jsonl` (README, *Expert*).
-CURVES: dict[str, Curve] = {
-    "101": ((-60.2, -60.9), (-6.0, -0.8), (6.6, 13.5), (14.9, 24.1), (23.3, 29.1), (32.7, 40.4), (43.8, 49.2),
-            (58.0, 55.2), (78.2, 71.9), (101.2, 87.6), (125.0, 101.1), (154.3, 111.8), (180.7, 137.1),
-            (197.1, 160.2), (202.4, 198.5), (230.0, 210.2)),
-}
+# `istaka match --bots expert,solver --variant V --deals 500 --deals-out m.jsonl` (README, *Expert*),
+# kept only where it beats the model's value on the held-out deals: none does (the docstring).
+CURVES: dict[str, Curve] = {}
 
 
 def curve_for(rules: Rules) -> Curve | None:

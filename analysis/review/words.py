@@ -197,10 +197,10 @@ WORDS: dict[str, tuple[str, str]] = {
                      "accuracy and decision counts."),
     "collapsed_zero": ("kaybı olmayan {n} karar ({f} zorunlu)", "{n} decisions without a cost ({f} forced)"),
     "floor_note": ("yalnız {n} puandan büyük hatalar ayrıntılı", "only mistakes over {n} points in full"),
-    "expected_note": ("oyuncunun ilk kararındaki beklenen el puanı (101'de güçlü bir oyuncunun oradan ortalama "
-                      "aldığı puana ayarlı, 51'de modelin denetlenmiş değeri)",
-                      "the expected hand score at the seat's first decision (in 101 calibrated to what a strong "
-                      "player scores from there on average; in 51 the model's checked value)"),
+    "expected_note": ("oyuncunun ilk kararındaki beklenen el puanı (modelin değeri; uzman botun maçlardaki "
+                      "gerçek sonuçlarıyla denetlendi)",
+                      "the expected hand score at the seat's first decision (the model's value, checked against "
+                      "the expert bot's real results in matches)"),
 }
 
 
