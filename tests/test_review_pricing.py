@@ -153,7 +153,7 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     noisy = [0, 100, 0, 100] * 4  # played - best: +50 / -50 alternating around a mean of +10
     best = [40, 40, 40, 40] * 4
 
-    def fake(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+    def fake(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
         vals = {"take": best, "draw": [b + d - 40 for b, d in zip(best, noisy)]}
         return [_ev(c, vals[c.kind]) for c in cands]
 
@@ -162,7 +162,7 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     assert c is not None and c.expected_played - c.expected_best == pytest.approx(10.0)
     assert c.ci is not None and c.ci > 10 and c.cost == 0  # 10 ± 26: not charged
 
-    def clear(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+    def clear(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
         vals = {"take": best, "draw": [b + 30 + (i % 2) for i, b in enumerate(best)]}
         return [_ev(x, vals[x.kind]) for x in cands]
 
@@ -181,7 +181,7 @@ def test_a_cost_is_charged_at_the_price_of_the_confirming_worlds(tmp_path: Path,
     calls: list[int] = []
 
     def screen_then(confirmed):  # type: ignore[no-untyped-def]
-        def fake(view, cands, *, seed, worlds, known):  # type: ignore[no-untyped-def]
+        def fake(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
             calls.append(worlds)
             played = [70 + (i % 2) for i in range(worlds)] if worlds == W else confirmed
             return [_ev(c, (best[:worlds] if c.kind == "take" else played)) for c in cands]
@@ -205,6 +205,10 @@ def test_the_confirming_worlds_begin_with_the_screening_worlds(tmp_path: Path) -
     cands = [draw_candidate(1), take_candidate(1, Tile.parse("R13"))]
     short, long = price(view, cands, seed="s", worlds=W), price(view, cands, seed="s", worlds=CONFIRM * W)
     assert [e.values for e in short] == [e.values[:W] for e in long]
+    # the deep pass extends the screen's prices: only the worlds after the first W are played
+    assert price(view, cands, seed="s", worlds=CONFIRM * W, start=short) == long
+    with pytest.raises(ValueError, match="same candidates"):
+        price(view, cands[::-1], seed="s", worlds=CONFIRM * W, start=short)
 
 
 def test_never_recommend_a_move_the_pricing_worlds_show_worse_than_a_third() -> None:

@@ -60,8 +60,7 @@ def cmd_notes(args: argparse.Namespace) -> int:
         con.close()
     for n in notes:
         if args.json:
-            print(json.dumps({**n.as_dict(), "created": n.created.isoformat(), "updated": n.updated.isoformat()},
-                             ensure_ascii=False))
+            print(json.dumps(n.as_json(), ensure_ascii=False))
         else:
             by = f" ({n.author})" if n.author else ""
             text = n.text.replace("\n", " / ")

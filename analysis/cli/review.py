@@ -92,16 +92,15 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def report_json(gr: Any, res: Any, notes: Sequence[Any], lang: str) -> dict[str, Any]:
     """The review as JSON (:func:`analysis.review.lesson.to_json`) with what the HTML report
     opens on: each seat's key moments (lessons in ``lang``) and the coach's notes, in game order."""
+    from dataclasses import asdict
+
     from analysis.review.lesson import to_json
     from analysis.review.moments import key_moments
 
     out = to_json(gr, res)
-    out["moments"] = [[{"seat": m.seat, "player": m.player, "ord": m.ord, "hand": m.hand, "turn": m.turn,
-                        "step": m.step, "kind": m.kind, "cost": round(m.cost, 2), "severity": m.severity,
-                        "category": m.category, "played": m.played, "best": m.best, "lesson": m.lesson}
-                       for m in seat] for seat in key_moments(gr, lang)]
-    out["notes"] = [{"hand": n.hand, "step": n.step, "mark": n.mark, "text": n.text, "author": n.author,
-                     "created": n.created.isoformat(), "updated": n.updated.isoformat()} for n in notes]
+    out["moments"] = [[{**asdict(m), "cost": round(m.cost, 2), "severity": m.severity} for m in seat]
+                      for seat in key_moments(gr, lang)]
+    out["notes"] = [n.as_json() for n in notes]
     return out
 
 

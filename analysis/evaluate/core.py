@@ -326,21 +326,29 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 
 
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
-          known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
+          known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
+          start: Sequence[Evaluation] = ()) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
     (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
     never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
-    ``model`` as in :func:`evaluate` (the compiled one where it is built)."""
+    ``model`` as in :func:`evaluate` (the compiled one where it is built). ``start``: the same
+    candidates' prices from a call with fewer worlds and the same seed and view; its worlds are the
+    first ones here, so they are drawn again (to reach the worlds after them) but not played again."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []
+    if start and [e.candidate for e in start] != cands:
+        raise ValueError("price: start must price the same candidates")
     rng = random.Random(f"price:{seed}")
     unseen, pinned = unseen_tiles(view, known)
     worlds_of = _worlds(view, unseen, pinned, rng, model)
-    vals: list[list[int]] = [[] for _ in cands]
-    for _ in range(worlds):
+    vals: list[list[int]] = [list(e.values) for e in start] if start else [[] for _ in cands]
+    done = len(vals[0])
+    for k in range(worlds):
         world = worlds_of()
+        if k < done:
+            continue
         for i, c in enumerate(cands):
             vals[i].append(rollout(view, world, c))
     out = []

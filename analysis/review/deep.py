@@ -134,7 +134,7 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         # screened on ``worlds``, the cost is charged on CONFIRM times as many (the first ones
         # included): a cost kept because its first worlds' noise went its way is mostly undone
         worlds *= CONFIRM
-        priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known)
+        priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known, start=priced)
         r, diff, se, cost = _charge(priced, p, worlds)
     half = Z * se
     rows = []

@@ -204,6 +204,12 @@ def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
     return out
 
 
+def pricing_worlds(gr: GameReview) -> int:
+    """The worlds a deep review priced every graded decision on (the screen; a cost that passed
+    was priced again on CONFIRM times as many)."""
+    return min((c.worlds for d in gr.decisions for c in d.choices if c.graded), default=0)
+
+
 def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
     """The review as ``istaka report GAME --json`` prints it (README "Review")."""
     seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "forced", "cost", "accuracy",
@@ -236,7 +242,7 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
         for c in chs:
             if c.forced:
                 forced[c.forced] = forced.get(c.forced, 0) + 1
-        out["pricing_worlds"] = min((c.worlds for c in chs if c.graded), default=0)
+        out["pricing_worlds"] = pricing_worlds(gr)
         out["charging_worlds"] = CONFIRM * out["pricing_worlds"]  # where a screened cost is priced again
         out["forced"] = {"total": sum(forced.values()), "by_reason": forced}
     return out
@@ -263,5 +269,5 @@ def _quick_row(ord: int, d: Decision) -> dict[str, Any]:
                                             "definition": CATEGORIES.get(m.category, "")} for m in d.mistakes]}
 
 
-__all__ = ["CATEGORY_REASONS", "FORCED_WORDS", "LANGS", "REASONS", "describe", "hand_expected", "label_fits",
+__all__ = ["CATEGORY_REASONS", "FORCED_WORDS", "LANGS", "REASONS", "describe", "hand_expected", "label_fits", "pricing_worlds",
            "sentence", "to_json", "why"]

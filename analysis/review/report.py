@@ -19,7 +19,7 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from . import report_notes
-from .lesson import describe, hand_expected, sentence
+from .lesson import describe, hand_expected, pricing_worlds, sentence
 from .moments import Moment, key_moments
 from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
@@ -418,7 +418,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
                    + (f'<td>{row["forced"]}</td>' if gr.depth == "deep" else "") + f'<td>{cats}</td></tr>')
     out.append("</table>")
     if gr.depth == "deep":
-        w = min((c.worlds for d in gr.decisions for c in d.choices if c.graded), default=0)
+        w = pricing_worlds(gr)
         out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))}'
                    + (f' · {esc(word("floor_note", lang, n=f"{min_cost:g}"))}' if min_cost else "") + "</p>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}

@@ -60,6 +60,10 @@ class Note:
     def as_dict(self) -> dict[str, Any]:
         return {c: getattr(self, c) for c in COLUMNS}
 
+    def as_json(self) -> dict[str, Any]:
+        """:meth:`as_dict` with its times as ISO 8601 text (``istaka notes --json``, report JSON)."""
+        return {**self.as_dict(), "created": self.created.isoformat(), "updated": self.updated.isoformat()}
+
 
 def clean_text(text: object, what: str = "note text", limit: int = MAX_TEXT) -> str:
     """The text as it is stored: line breaks made ``\\n``, outer white space removed. Refuses a
