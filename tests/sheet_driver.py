@@ -90,14 +90,29 @@ class Driver:
         self.settle()
         self.pg.wait_for_timeout(300)
 
+    def reveal(self, loc: Any) -> None:
+        """Scroll ``loc`` into view. The element found can be drawn anew by a rerun (the fragment of
+        the round redraws its widgets) before the scroll reaches it; then the page is let settle
+        and the locator found again, up to three times."""
+        from playwright.sync_api import Error
+
+        for attempt in range(3):
+            try:
+                loc.scroll_into_view_if_needed()
+                return
+            except Error as e:
+                if "not attached" not in str(e) or attempt == 2:
+                    raise
+                self.settle()
+
     def tap(self, selector: str) -> None:
         loc = self.pg.locator(selector).first
-        loc.scroll_into_view_if_needed()
+        self.reveal(loc)
         self.timed(loc.click, selector)
 
     def type_number(self, key: str, value: int) -> None:
         loc = self.pg.locator(f".st-key-{key} input").first
-        loc.scroll_into_view_if_needed()
+        self.reveal(loc)
 
         def act() -> None:
             loc.click()

@@ -85,7 +85,7 @@ def test_the_board_is_on_the_first_screen_beside_the_move_list_with_no_overlap_o
         site: dict[str, Any], browser: Any, size: tuple[int, int], lang: str) -> None:
     pg = _replay(browser, site, *size, lang, step=30)
     try:
-        g = pg.evaluate(_GEOMETRY)
+        g = _settled(pg, _GEOMETRY)
         table, moves = g["table"], g["moves"]
         assert table["y"] < size[1] * 0.45, ("the board starts below the first screen's middle", table)
         assert table["r"] <= moves["x"] + 0.5, ("the move list overlaps the board", table, moves)
@@ -97,12 +97,28 @@ def test_the_board_is_on_the_first_screen_beside_the_move_list_with_no_overlap_o
         pg.close()
 
 
+def _settled(pg: Any, script: str, timeout_ms: int = 20_000) -> Any:
+    """What ``script`` measures once the layout holds still: two readings 250 ms apart agree. On a
+    loaded box a late component or font still moves things after the page went idle."""
+    last = pg.evaluate(script)
+    for _ in range(timeout_ms // 250):
+        pg.wait_for_timeout(250)
+        now = pg.evaluate(script)
+        if now == last:
+            return now
+        last = now
+    return last
+
+
 def test_five_arrow_presses_during_reruns_move_five_steps(site: dict[str, Any], browser: Any) -> None:
     from playwright.sync_api import expect
 
     pg = _replay(browser, site, 1280, 800, "tr", step=10)
     try:
         step = pg.locator('[data-testid="ist-step"]')
+        # the keys' component listens once its script has run: on a loaded box that can be after the
+        # page is idle, and a press before it reaches nobody (as on any page not yet ready)
+        pg.wait_for_function("() => !!(window.__istakaKeys && window.__istakaKeys.handler)", timeout=60_000)
         step.click()  # the page, not a widget, has the focus
         for _ in range(5):  # 0.1 s apart: most land while the page is still rerunning
             pg.keyboard.press("ArrowRight")
