@@ -5,13 +5,15 @@ in a real browser (Debian's Chromium through Playwright, one browser, one contex
     python bench/load.py --readers 4 --writers 1 --seconds 30    # a quick one
 
 Readers walk the pages (Games, Replay of a game, Players, Review, Rules) and time each from the
-navigation to the page painted and idle. Each writer takes the three kinds of write in turn, a
+navigation to the page painted and idle, then read it for ``--think`` seconds on average (10; 0
+reloads at once, a load no club makes: twenty tabs reloading back to back on the server's own two
+cores measure the browsers more than the board). Each writer takes the three kinds of write in turn, a
 couple of seconds apart, each in its own tab: an upload of a new one-game log through the Games
 page's uploader; a coach's note with its own text at a step of a stored game no other note has
 (the Replay page's note panel); a row of a score sheet it keeps (the Score sheet page: a finisher
 and the others' values left, Save; a new 21-round sheet when one is full or a save was not seen).
 A write counts as written once the page shows it: the new game's link, "Note saved." and the
-note's text, the sheet's round counter; each wait is at most 120 s, and a write not shown by then
+note's text, the sheet's round counter; each wait is at most 300 s, and a write not shown by then
 is a page error (on a box too busy for that, few writes are made). At the end the database is
 read: per kind, every write shown stored exactly once (a note with its text at its step, a
 sheet's rows those shown), what was stored without being shown; the server log and the pages
@@ -52,7 +54,7 @@ from sheet_driver import _WATCH  # noqa: E402  (in the page: when the script run
 
 PAGES = ("games", "replay", "players", "review", "rules")
 KINDS = ("upload", "note", "sheet row")
-WAIT = 120_000  # ms: a page under 20 readers on 2 cores can take half a minute and more
+WAIT = 300_000  # ms: a page under 20 readers on 2 cores (their 20 browser tabs on the same cores) can take minutes
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 NAMES = ("Ali", "Ayşe", "Mehmet", "Zeynep")  # a sheet's players (four different names are needed)
 ROUNDS = 21  # a sheet's planned rounds: the most a `101` sheet allows, so a sheet lasts
@@ -66,6 +68,7 @@ class Tally:
     written: dict[str, list[Any]] = field(default_factory=lambda: {k: [] for k in KINDS})
     page_errors: list[str] = field(default_factory=list)
     failed_loads: int = 0
+    cpu: tuple[float, float] = (0.0, 0.0)  # CPU seconds of the server and of the browsers over the run
 
 
 @dataclass
@@ -99,7 +102,8 @@ async def _rerun(page, action) -> None:  # type: ignore[no-untyped-def]
     await page.locator(IDLE).wait_for(timeout=WAIT)
 
 
-async def reader(browser, url: str, games: list[str], until: float, tally: Tally, seed: int) -> None:  # type: ignore[no-untyped-def]
+async def reader(browser, url: str, games: list[str], until: float, tally: Tally, seed: int,  # type: ignore[no-untyped-def]
+                 think: float) -> None:
     rnd = random.Random(seed)
     ctx = await browser.new_context(viewport={"width": 1280, "height": 800})
     page = await ctx.new_page()
@@ -119,7 +123,7 @@ async def reader(browser, url: str, games: list[str], until: float, tally: Tally
             tally.times.setdefault(name, []).append(time.perf_counter() - t0)
             if await page.locator('[data-testid="stException"]').count():
                 tally.page_errors.append(f"{name}: an exception box")
-            await asyncio.sleep(rnd.uniform(0.2, 1.0))
+            await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))  # a reader reads the page first
     finally:
         await ctx.close()
 
@@ -245,11 +249,33 @@ async def main_async(args: argparse.Namespace, db: Path, work: Path) -> tuple[Ta
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             until = time.monotonic() + args.seconds
-            tasks = [reader(browser, url, games, until, tally, s) for s in range(args.readers)]
+            tasks = [reader(browser, url, games, until, tally, s, args.think) for s in range(args.readers)]
             tasks += [writer(browser, url, until, tally, k, work, spots) for k in range(args.writers)]
+            cpu0 = _cpu_split()
             await asyncio.gather(*tasks)
+            cpu1 = _cpu_split()
+            tally.cpu = (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1])
             await browser.close()
     return tally, log.read_text(errors="replace")
+
+
+def _cpu_split() -> tuple[float, float]:
+    """CPU seconds so far of the dashboard's server and of everything else this process started
+    (the browser's processes): where the box's two cores went."""
+    import psutil  # comes with dask's distributed
+
+    server = other = 0.0
+    for p in psutil.Process().children(recursive=True):
+        try:
+            t = p.cpu_times()
+            used = t.user + t.system
+            if "streamlit" in " ".join(p.cmdline()):
+                server += used
+            else:
+                other += used
+        except psutil.Error:  # a process that ended in between
+            continue
+    return server, other
 
 
 # ---- what the store holds ---------------------------------------------------------------------
@@ -295,6 +321,8 @@ def main() -> int:
     ap.add_argument("--readers", type=int, default=20)
     ap.add_argument("--writers", type=int, default=2, help="writers, each taking upload, note, sheet row in turn")
     ap.add_argument("--seconds", type=float, default=300)
+    ap.add_argument("--think", type=float, default=10.0,
+                    help="seconds a reader spends on a page before the next, on average (uniform, ±50%%); 0 reloads at once")
     ap.add_argument("--db", help="a database to copy (default: the sample imported fresh)")
     args = ap.parse_args()
     from analysis import store
@@ -327,6 +355,10 @@ def main() -> int:
           + (f"median {statistics.median(times):.2f} s, p95 {_p95(times):.2f} s" if times else "none"))
     for name, v in sorted(tally.times.items()):
         print(f"  {name:8} {len(v):4} loads, median {statistics.median(v):.2f} s, p95 {_p95(v):.2f} s")
+    server, browsers = tally.cpu
+    cores = os.cpu_count() or 1
+    print(f"cpu      the server {server:.0f} s, the browsers {browsers:.0f} s, of {cores * wall:.0f} s of {cores} cores "
+          f"(per page load: server {server / max(len(times), 1):.2f} s, browsers {browsers / max(len(times), 1):.2f} s)")
     print(f"errors   {tracebacks} server tracebacks, {len(tally.page_errors)} page errors "
           f"{tally.page_errors[:5] if tally.page_errors else ''}")
     bad = any(c.lost or c.doubled for c in checks.values())
