@@ -103,24 +103,37 @@ async def _rerun(page, action) -> None:  # type: ignore[no-untyped-def]
 
 
 async def reader(browser, url: str, games: list[str], until: float, tally: Tally, seed: int,  # type: ignore[no-untyped-def]
-                 think: float) -> None:
+                 think: float, reload: bool) -> None:
+    """Walk the pages as a club member does: the app opened once (a game's Replay), then the
+    sidebar's links, each page timed from the click to its new title painted and its script run to
+    the end. ``reload``: every page opened by its address instead (the browser parses the whole
+    app again each time: most of the box's CPU goes to the browsers then)."""
     rnd = random.Random(seed)
     ctx = await browser.new_context(viewport={"width": 1280, "height": 800})
     page = await ctx.new_page()
+    here = None
     try:
         while time.monotonic() < until:
-            name = rnd.choice(PAGES)
-            target = f"{url}/{name}" + (f"?game={rnd.choice(games)}" if name in ("replay", "review") else "")
+            name = rnd.choice([p for p in PAGES if p != here])
             t0 = time.perf_counter()
             try:
-                await page.goto(target, wait_until="domcontentloaded", timeout=WAIT)
-                await page.locator('[data-testid="stMain"] h1').first.wait_for(timeout=WAIT)
-                await _idle(page)
+                if reload or here is None:
+                    target = f"{url}/{name}" + (f"?game={rnd.choice(games)}" if name in ("replay", "review") else "")
+                    await _open(page, target)
+                else:
+                    title = await page.locator('[data-testid="stMain"] h1').first.inner_text(timeout=WAIT)
+                    await page.locator(f'[data-testid="stSidebarNav"] a[href*="/{name}"]').first.click(timeout=WAIT)
+                    await page.wait_for_function(
+                        "(t) => { const h = document.querySelector('[data-testid=\"stMain\"] h1');"
+                        " return h && h.innerText !== t; }", arg=title, timeout=WAIT)
+                    await page.locator(IDLE).wait_for(timeout=WAIT)
             except Exception as e:  # noqa: BLE001  (a load that never finished is counted, the run goes on)
                 tally.failed_loads += 1
                 tally.page_errors.append(f"{name}: {type(e).__name__}")
+                here = None  # start again from the page's address
                 continue
             tally.times.setdefault(name, []).append(time.perf_counter() - t0)
+            here = name
             if await page.locator('[data-testid="stException"]').count():
                 tally.page_errors.append(f"{name}: an exception box")
             await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))  # a reader reads the page first
@@ -249,7 +262,7 @@ async def main_async(args: argparse.Namespace, db: Path, work: Path) -> tuple[Ta
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             until = time.monotonic() + args.seconds
-            tasks = [reader(browser, url, games, until, tally, s, args.think) for s in range(args.readers)]
+            tasks = [reader(browser, url, games, until, tally, s, args.think, args.reload) for s in range(args.readers)]
             tasks += [writer(browser, url, until, tally, k, work, spots) for k in range(args.writers)]
             cpu0 = _cpu_split()
             await asyncio.gather(*tasks)
@@ -323,6 +336,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=300)
     ap.add_argument("--think", type=float, default=10.0,
                     help="seconds a reader spends on a page before the next, on average (uniform, ±50%%); 0 reloads at once")
+    ap.add_argument("--reload", action="store_true",
+                    help="readers open every page by its address (a full reload) instead of the sidebar's links")
     ap.add_argument("--db", help="a database to copy (default: the sample imported fresh)")
     args = ap.parse_args()
     from analysis import store
