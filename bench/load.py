@@ -4,8 +4,9 @@ in a real browser (Debian's Chromium through Playwright, one browser, one contex
     python bench/load.py                       # 20 readers, 2 writers, 300 s (the run)
     python bench/load.py --readers 4 --writers 1 --seconds 30    # a quick one
 
-Readers walk the pages (Games, Replay of a game, Players, Review, Rules) and time each from the
-navigation to the page painted and idle, then read it for ``--think`` seconds on average (10; 0
+Readers open the app once, then walk the pages (Games, Replay, Players, Review, Rules) by the
+sidebar's links (``--reload``: each by its address), time each from the click to its new title
+painted and its script run to the end, then read it for ``--think`` seconds on average (10; 0
 reloads at once, a load no club makes: twenty tabs reloading back to back on the server's own two
 cores measure the browsers more than the board). Each writer takes the three kinds of write in turn, a
 couple of seconds apart, each in its own tab: an upload of a new one-game log through the Games
