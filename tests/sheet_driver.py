@@ -57,6 +57,7 @@ class Driver:
         self.latencies: list[float] = []
         self.labels: list[str] = []  # what each tap was, beside its latency
         self.unseen = 0  # taps whose rerun the page did not report (not timed)
+        self.retaps = 0  # taps repeated because the first was lost (see option)
 
     def settle(self, timeout: float = 30_000) -> None:
         from playwright.sync_api import expect
@@ -121,8 +122,23 @@ class Driver:
         self.timed(act, key)
 
     def option(self, key: str, text: str) -> None:
-        """Tap the button of a segmented control or pills that reads ``text``."""
-        self.tap(f'.st-key-{key} button:has(p:text-is("{text}"))')
+        """Tap the button of a segmented control or pills that reads ``text``, and see it picked.
+        On a loaded box a tap can land on a button a rerun is redrawing and be lost (then the
+        widgets that depend on it never come): a button not picked 10 s after its tap is tapped
+        again, up to twice; such a repeat is counted in ``retaps``, not as a user's tap."""
+        from playwright.sync_api import expect
+
+        sel = f'.st-key-{key} button:has(p:text-is("{text}"))'
+        for attempt in range(3):
+            self.tap(sel)
+            try:
+                expect(self.pg.locator(sel).first).to_have_attribute("data-selected", "true", timeout=10_000)
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
+                self.taps -= 1
+                self.retaps += 1
 
     def start(self, names: list[str], hands: int = 11) -> str:
         self.open("lang=tr")

