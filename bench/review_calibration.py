@@ -15,12 +15,21 @@ prints, with 95% intervals over deals:
 The expert's own tables (four expert seats) are reviewed on ``--expert-deals`` deals: its cost per
 hand (target <= 5) and accuracy. Accuracy should order random < greedy < solver < expert.
 
+``--opponents expert`` plays the other duplicate design: X alone in each seat among three
+experts, against the all-expert table of the same deal (four paired hand-seats a deal, X's seat
+reviewed at each of its four tables). The review prices every decision as if the other seats
+played the evaluator's own policy (its rollouts cannot know who sits there); this design gives
+X exactly those opponents, so cost and loss measure the same thing. With ``--opponents same``
+(the default, the first design) X's opponents are copies of X, which the rollouts do not model:
+against weak opponents a hand lasts longer and a slow rack costs less than the review charges.
+
 The deals of the bots are interleaved (deal 0 of every bot, then deal 1 ...), so a run stopped by
 ``--minutes`` (no new deal is started after that much wall time) has about as many deals for each
 bot; a summary is printed every ``--every`` deals, and ``--out`` keeps one JSON line per deal.
 
     python bench/review_calibration.py [--deals N] [--bots random,greedy,solver] [--variant 101]
-        [--jobs 2] [--expert-deals K] [--minutes M] [--every E] [--out deals.jsonl]
+        [--opponents same|expert] [--jobs 2] [--expert-deals K] [--minutes M] [--every E]
+        [--out deals.jsonl]
 """
 
 from __future__ import annotations
@@ -38,9 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analysis.game import process_pool, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
-from analysis.review.deep import deep_review_game  # noqa: E402
+from analysis.review.deep import deep_review_game, deep_review_hand  # noqa: E402
 from analysis.selfplay import GameSpec, Player, play_game  # noqa: E402
-from analysis.selfplay.match import paired_ci, play_deal  # noqa: E402
+from analysis.selfplay.match import hand_scores, paired_ci, play_deal  # noqa: E402
 
 
 def _spec(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> GameSpec:
@@ -62,9 +71,25 @@ def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> list[t
     return out
 
 
-def _task(args: tuple[str, str, str, int]) -> dict[str, Any]:
-    bot, variant, seed, deal = args
+def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int) -> tuple[int, tuple[float, int, int]]:
+    """``bot`` alone in ``seat`` among three experts on the deal: its hand score, and (cost, graded
+    decisions, graded decisions at the best) of its seat's deep review."""
+    rec = play_game(_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
+    res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
+    hr = next(h for h in res.hands if h.steps)
+    hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))
+    cs = [c for d in hand.decisions if d.seat == seat for c in d.choices if c.graded]
+    return hand_scores(rec)[seat], (sum(c.cost for c in cs), len(cs), sum(1 for c in cs if c.cost == 0))
+
+
+def _task(args: tuple[str, str, str, int, str]) -> dict[str, Any]:
+    bot, variant, seed, deal, opponents = args
     t0 = time.process_time()
+    if opponents == "expert" and bot != "expert":
+        base = hand_scores(play_game(_spec(("expert",) * 4, variant, seed, deal)))
+        alone = [_seat_alone(bot, variant, seed, deal, s) for s in range(4)]
+        return {"bot": bot, "deal": deal, "lost": [x - b for (x, _), b in zip(alone, base)],
+                "review": [r for _, r in alone], "cpu": time.process_time() - t0}
     if bot == "expert":
         return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal),
                 "cpu": time.process_time() - t0}
@@ -114,6 +139,8 @@ def main() -> None:
     ap.add_argument("--bots", default="random,greedy,solver")
     ap.add_argument("--variant", default="101")
     ap.add_argument("--seed", default="calib")
+    ap.add_argument("--opponents", choices=("same", "expert"), default="same",
+                    help="X's opponents: copies of X (the review's calibration design) or experts")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--expert-deals", type=int, default=None, help="deals for the expert's own tables")
     ap.add_argument("--minutes", type=float, default=None, help="start no deal after this much wall time")
@@ -124,10 +151,11 @@ def main() -> None:
     ne = a.deals if a.expert_deals is None else a.expert_deals
     work = []
     for i in range(max(a.deals, ne)):
-        work += [(b, a.variant, a.seed, i) for b in bots if i < a.deals]
+        work += [(b, a.variant, a.seed, i, a.opponents) for b in bots if i < a.deals]
         if i < ne:
-            work.append(("expert", a.variant, a.seed, i))
-    print(f"deep review against duplicate matches with the expert, {a.variant}, seed {a.seed}, one hand a deal; "
+            work.append(("expert", a.variant, a.seed, i, a.opponents))
+    print(f"deep review against duplicate matches with the expert, {a.variant}, seed {a.seed}, one hand a deal, "
+          f"opponents {'copies of the bot' if a.opponents == 'same' else 'three experts'}; "
           f"up to {a.deals} deals per bot, {ne} expert tables, jobs {a.jobs}", flush=True)
     t0 = time.perf_counter()
     stop = t0 + 60 * a.minutes if a.minutes else math.inf

@@ -160,3 +160,22 @@ def test_apply_does_not_change_the_state_it_refuses() -> None:
         apply(s, {"type": "draw", "seat": 1, "tile": str(bag[85])})
     assert e.value.rule == "D2" and s.turn == 0 and len(s.racks[1]) == 21
     assert tiles("R1 J") == [Tile.parse("R1"), Tile.parse("J")]
+
+
+def test_each_command_imports_only_its_own_module() -> None:
+    """``istaka replay`` builds the parser of its own module only (no pandas, DuckDB or evaluator
+    at start), and OWNER names, for every command, the module that registers it."""
+    import argparse
+    import importlib
+
+    from analysis import cli
+
+    for name in cli.MODULES:
+        sub = argparse.ArgumentParser().add_subparsers()
+        got = importlib.import_module(f"analysis.cli.{name}").register(sub)
+        assert {c for c, m in cli.OWNER.items() if m == name} == set(got), name
+    probe = ("import sys; from analysis.cli import build_parser; build_parser('replay'); "
+             "print(sorted(m for m in ('pandas', 'duckdb', 'analysis.evaluate', 'analysis.store') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.strip() == "[]", out.stdout

@@ -7,26 +7,33 @@ The top layer: it may import every package of the library, and none of them impo
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from . import evaluate, match, notes, replay, review, simulate, solve, store, study, view
 from .common import UsageError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
-MODULES = (replay, solve, simulate, match, store, review, notes, evaluate, view, study)
+# the module of each command, in the order ``istaka --help`` lists them: a command imports only
+# its own module, so ``istaka replay`` starts without pandas, DuckDB or the evaluator
+MODULES = ("replay", "solve", "simulate", "match", "store", "review", "notes", "evaluate", "view", "study")
+OWNER = {"replay": "replay", "solve": "solve", "simulate": "simulate", "match": "match", "import": "store",
+         "errors": "store", "export": "store", "analyze": "review", "report": "review", "notes": "notes",
+         "evaluate": "evaluate", "view": "view", "study": "study"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of ``command`` when it names one."""
     p = argparse.ArgumentParser(prog="istaka", description="Istaka: the analysis board for 101 Okey.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for mod in MODULES:
-        COMMANDS.update(mod.register(sub))
+    for name in (OWNER[command],) if command in OWNER else MODULES:
+        COMMANDS.update(importlib.import_module(f"{__name__}.{name}").register(sub))
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
@@ -47,4 +54,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
+__all__ = ["COMMANDS", "MODULES", "OWNER", "UsageError", "build_parser", "main"]

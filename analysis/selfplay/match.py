@@ -66,13 +66,19 @@ def _hand_scores(spec: GameSpec) -> tuple[tuple[int, ...], int]:
     """Each seat's hand score (E4-E8 plus in-game penalties; the team's in partner games), and the
     bot moves the engine refused."""
     rec = play_game(spec)
+    return hand_scores(rec), rec.refused
+
+
+def hand_scores(rec: Any) -> tuple[int, ...]:
+    """Each seat's score in the last hand a game record (``play_game``) played: E4-E8 plus its
+    in-game penalties; the team's in partner games."""
     f = rec.finals[-1]
     pts = list(f.scores or (0, 0, 0, 0))
     for p in f.penalties:
         pts[p.seat] += p.points
     if f.rules.esli:
         pts = [pts[k] + pts[(k + 2) % 4] for k in range(4)]
-    return tuple(pts), rec.refused
+    return tuple(pts)
 
 
 def play_deal(args: tuple[str, str, str, Mapping[str, Any] | None, str, int]) -> DealResult:
@@ -156,4 +162,4 @@ def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | No
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
 
-__all__ = ["DealResult", "deals_of", "match", "paired_ci", "play_deal", "summarize", "t975"]
+__all__ = ["DealResult", "deals_of", "hand_scores", "match", "paired_ci", "play_deal", "summarize", "t975"]
