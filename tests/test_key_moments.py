@@ -131,3 +131,22 @@ def test_the_report_starts_with_the_key_moments_and_links_each_to_its_decision(g
     for ms in per:
         for m in ms:
             assert f'data-step="{m.step}"' in section
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_key_moment_under_the_reports_floor_is_still_written_out_for_its_link(game: tuple, lang: str) -> None:
+    """``istaka report --min-cost N`` collapses decisions costing N or less into a closed list; a key
+    moment's link must land on its decision written out, never inside that closed list."""
+    res, _ = game
+    gr = _deep({0: [50, 40, 30, 20], 1: [8]})  # hand 1 of the simulated game, seat 0 and 1 graded
+    per = key_moments(gr, lang)
+    assert [m.cost for m in per[1]] == [8]
+    page = render(res, gr, lang=lang, min_cost=100)  # every cost is under the floor
+    body = page[page.index("</section>"):]
+    for ms in per:
+        for m in ms:
+            a = f'id="d-{m.ord}-{m.turn}-{m.kind}"'
+            at = body.index(a)
+            assert body[:at].endswith('<details class="dd" '), f"{m.cost}: not written out"
+    closed = body[body.index('<details class="z">'):]
+    assert closed.count("<li") == 1  # the 20 is no key moment (three costlier ones), so it stays collapsed

@@ -313,7 +313,12 @@ def _mistake_line(m: Mistake, okey: Tile, players: Sequence[str], d: Decision, l
             f'<div class="lbl">{esc(definition(m.category, lang))} · {detail_html(m, okey, lang)}</div></div>')
 
 
-def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_cost: float = 0) -> list[str]:
+def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_cost: float = 0,
+               keep: frozenset[str] = frozenset()) -> list[str]:
+    """One deep-reviewed hand: the seats' actual and expected scores, each decision that costs more
+    than ``min_cost`` written out (its lesson, the whole decision a click away), the rest collapsed
+    into one closed list. A key moment's decision (its anchor in ``keep``) is written out whatever
+    its cost, so the moment's link never lands inside the closed list."""
     exp = hand_expected(h, hr.steps[0].state.rules if hr.steps else None)
     actual = hr.totals()
     head = (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
@@ -330,7 +335,7 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
         if okey is None:
             break
         for c in d.choices:
-            if c.cost > 0 and c.cost > min_cost:  # one line (the lesson), the whole decision a click away
+            if _written(c, d, min_cost, keep):  # one line (the lesson), the whole decision a click away
                 sev = severity(round(c.cost))
                 badge = (f'<span class="sev" style="background:{SEVERITY_COLOUR[sev]}">'
                          f'{esc(SEVERITY_WORD[sev][0 if lang == "tr" else 1])}</span>')
@@ -341,7 +346,7 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
             else:  # collapsed: an 11-hand report stays a few screens long (issue 21)
                 quiet.append(_quiet_line(c, d, players, lang))
                 forced += bool(c.forced)
-        kinds = {c.kind for c in d.choices if c.cost > 0 and c.cost > min_cost}
+        kinds = {c.kind for c in d.choices if _written(c, d, min_cost, keep)}
         for m in d.mistakes:  # the findings of the collapsed decisions go with them, one line each
             if CATEGORY_KIND.get(m.category) not in kinds:
                 pts = f" · {esc(word('points', lang, n=m.cost))}" if m.cost else ""
@@ -352,6 +357,11 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
                 else word("collapsed_zero", lang, n=len(quiet), f=forced))
         out.append(f'<details class="z"><summary>{esc(head)}</summary><ul>{"".join(quiet)}</ul></details>')
     return out
+
+
+def _written(c: Choice, d: Decision, min_cost: float, keep: frozenset[str]) -> bool:
+    """Is the decision written out, not collapsed: a cost over the floor, or a key moment's."""
+    return c.cost > 0 and (c.cost > min_cost or anchor_id(d.ord, d.turn, c.kind) in keep)
 
 
 def anchor_id(ord: int, turn: int, kind: str) -> str:
@@ -393,12 +403,14 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     noted: set[int] = set()  # hand numbers whose notes are written (a void hand's number comes again, E3)
     players = gr.players
     depth = word("deep" if gr.depth == "deep" else "quick", lang)
+    moments = key_moments(gr, lang)
+    keep = frozenset(anchor_id(m.ord, m.turn, m.kind) for ms in moments for m in ms)
     out = [(f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(word("title", lang))}: '
             f'{esc(gr.game)}</title><style>{CSS}{report_notes.CSS}</style></head><body>'),
            f'<h1>{esc(word("title", lang))} — {esc(gr.game)}</h1>',
            (f'<p class="lbl">{esc(word("variant", lang))} {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
             f'{esc(res.header.get("site", ""))} · {esc(depth)} · {esc(gr.version)}</p>'),
-           moments_html(key_moments(gr, lang), lang),
+           moments_html(moments, lang),
            (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
             f'<th>{esc(word("decisions", lang))}</th><th>{esc(word("graded", lang))}</th>'
             f'<th>{esc(word("accuracy", lang))}</th><th>{esc(word("cost", lang))}</th>'
@@ -437,7 +449,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
             out += report_notes.hand_notes(notes, hrv.hand, hr, players, lang,
                                            lambda ev, okey: events_html([ev], okey, lang))
         if gr.depth == "deep":
-            out += _hand_deep(hrv, hr, players, lang, min_cost)
+            out += _hand_deep(hrv, hr, players, lang, min_cost, keep)
             continue
         if not ms:
             out.append(f'<p class="lbl">{esc(word("no_mistakes", lang))}</p>')
