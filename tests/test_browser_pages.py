@@ -29,7 +29,7 @@ TITLES = {  # page -> (Turkish, English) title
     "review": ("Hamle incelemesi", "Move review"),
     "practice": ("Kendi hatalarından alıştırma", "Practice on your own mistakes"),
     "rules": ("Kurallar ve kayıt biçimi", "Rules and log format"),
-    "record": ("Oynanan eli kaydet", "Record the hand you are playing"),
+    "record": ("Oynanan oyunu kaydet", "Record the game you are playing"),
     "study": ("Çalışmalar", "Studies"),
 }
 

@@ -107,7 +107,7 @@ def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_re
 
 def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:
     at = _open(lang="en")
-    assert any("Record the hand" in x.value for x in at.title)
+    assert any("Record the game" in x.value for x in at.title)
     at.segmented_control(key="rec_seat_in").set_value("all").run()
     _click(at, "rec_start")
     assert "Pick the gösterge" in ui.html(at)
