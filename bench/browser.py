@@ -1,6 +1,6 @@
 """The dashboard in a real browser (Debian's Chromium driven by Playwright) at 1280×800: a Replay
 step from the key press to the new board painted, the Players page to its last chart painted,
-and the first paint of every page. Prints medians with the machine's load beside them.
+and the first paint of every page of the navigation (Studies, Record and Score sheet included). Prints medians with the machine's load beside them.
 
     python bench/browser.py [--db data/istaka.duckdb | --games 1000] [--steps 20] [--loads 3]
 
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-PAGES = ("games", "replay", "lab", "players", "review", "practice", "rules")
+PAGES = ("games", "replay", "lab", "players", "review", "study", "practice", "rules", "record", "sheet")
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 

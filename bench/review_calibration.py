@@ -13,7 +13,11 @@ prints, with 95% intervals over deals:
 - **accuracy**: the share of X's graded decisions (forced ones left out) played at the best.
 
 The expert's own tables (four expert seats) are reviewed on ``--expert-deals`` deals: its cost per
-hand (target <= 5) and accuracy. Accuracy should order random < greedy < solver < expert.
+hand (target <= 5) and accuracy. Accuracy should order random < greedy < solver < expert. The
+review charges every move against the best one it finds, and the expert is charged too; on the
+deals where the expert's table was reviewed, a second table sets X's cost minus the expert's own
+cost in the same seat of the same deal (what the review says X loses to the expert) against the
+points X did lose to it.
 
 ``--opponents expert`` plays the other duplicate design: X alone in each seat among three
 experts, against the all-expert table of the same deal (four paired hand-seats a deal, X's seat
@@ -26,10 +30,13 @@ against weak opponents a hand lasts longer and a slow rack costs less than the r
 The deals of the bots are interleaved (deal 0 of every bot, then deal 1 ...), so a run stopped by
 ``--minutes`` (no new deal is started after that much wall time) has about as many deals for each
 bot; a summary is printed every ``--every`` deals, and ``--out`` keeps one JSON line per deal.
+``--summarize A.jsonl B.jsonl ...`` plays nothing and prints the tables of such files read
+together (a bot's run and an expert run of the same deals, seed and design).
 
     python bench/review_calibration.py [--deals N] [--bots random,greedy,solver] [--variant 101]
         [--opponents same|expert] [--jobs 2] [--expert-deals K] [--minutes M] [--every E]
         [--out deals.jsonl]
+    python bench/review_calibration.py --summarize deals.jsonl more.jsonl
 """
 
 from __future__ import annotations
@@ -105,11 +112,12 @@ def _fmt(m: float, lo: float, hi: float) -> str:
 
 
 def summary(results: list[dict[str, Any]], bots: list[str], wall: float) -> list[str]:
-    """The table of the deals done so far."""
+    """The table of the deals done so far; with the expert's own tables reviewed on some of the
+    same deals, a second table sets each bot's cost beside the expert's on those deals."""
     cpu = sum(r["cpu"] for r in results)
     out = [f"{len(results)} tasks, {wall:.0f} s wall, {cpu:.0f} s CPU, load {os.getloadavg()[0]:.1f}",
            f"{'bot':8} {'deals':>5} {'hand-seats':>10} {'lost to expert / hand':>26} {'deep cost / hand':>26}"
-           f" {'cost - lost':>26} {'cost/lost':>9} {'accuracy':>9}"]
+           f" {'cost - lost':>26} {'cost/lost':>9} {'':12} {'accuracy':>9}"]
     for b in bots + ["expert"]:
         rs = [r for r in results if r["bot"] == b]
         if not rs:
@@ -121,16 +129,45 @@ def summary(results: list[dict[str, Any]], bots: list[str], wall: float) -> list
         cm, clo, chi = paired_ci(cost_deal)
         if b == "expert":
             out.append(f"{b:8} {len(rs):5} {4 * len(rs):10} {'':>26} {_fmt(cm, clo, chi):>26} {'':>26} {'':>9}"
-                       f" {acc:8.1f}%   target cost <= 5")
+                       f" {'':12} {acc:8.1f}%   target cost <= 5")
             continue
         lost_deal = [sum(r["lost"]) / 4 for r in rs]
-        lm, llo, lhi = paired_ci(lost_deal)
-        dm, dlo, dhi = paired_ci([c - x for c, x in zip(cost_deal, lost_deal)])
-        ratio = cm / lm if lm else math.nan
-        ok = "ok" if lm > 0 and abs(ratio - 1) <= 0.15 else "MISSED"
-        out.append(f"{b:8} {len(rs):5} {4 * len(rs):10} {_fmt(lm, llo, lhi):>26} {_fmt(cm, clo, chi):>26}"
-                   f" {_fmt(dm, dlo, dhi):>26} {ratio:9.2f} {acc:8.1f}%   {ok} (within 15%)")
+        out.append(f"{b:8} {len(rs):5} {4 * len(rs):10} " + _against(cost_deal, lost_deal) + f" {acc:8.1f}%")
+    out += _beside_expert(results, bots)
     return out
+
+
+def _against(cost_deal: list[float], lost_deal: list[float]) -> str:
+    """lost, cost, cost - lost (95% intervals over deals), cost / lost and the 15% verdict."""
+    lm, llo, lhi = paired_ci(lost_deal)
+    cm, clo, chi = paired_ci(cost_deal)
+    dm, dlo, dhi = paired_ci([c - x for c, x in zip(cost_deal, lost_deal)])
+    ratio = cm / lm if lm else math.nan
+    ok = "ok" if lm > 0 and abs(ratio - 1) <= 0.15 else "MISSED"
+    return (f"{_fmt(lm, llo, lhi):>26} {_fmt(cm, clo, chi):>26} {_fmt(dm, dlo, dhi):>26} {ratio:9.2f}"
+            f" {ok:>6} (15%)")
+
+
+def _beside_expert(results: list[dict[str, Any]], bots: list[str]) -> list[str]:
+    """The review charges a decision against the best move it finds, not against the expert's: the
+    expert too is charged (its own tables' cost). On the deals where both were reviewed, a bot's
+    cost minus the expert's cost in the same seat of the same deal is what the review says the bot
+    loses to the expert; it is set against the points it did lose."""
+    ex = {r["deal"]: [c for c, _, _ in r["review"]] for r in results if r["bot"] == "expert"}
+    rows = []
+    for b in bots:
+        rs = [r for r in results if r["bot"] == b and r["deal"] in ex]
+        if not rs:
+            continue
+        gap = [sum(c - e for (c, _, _), e in zip(r["review"], ex[r["deal"]])) / 4 for r in rs]
+        lost = [sum(r["lost"]) / 4 for r in rs]
+        em, elo, ehi = paired_ci([sum(ex[r["deal"]]) / 4 for r in rs])
+        rows.append(f"{b:8} {len(rs):5} {4 * len(rs):10} " + _against(gap, lost) + f"   expert's own {_fmt(em, elo, ehi)}")
+    if not rows:
+        return []
+    return ["cost minus the expert's own cost, same deals and seats:",
+            f"{'bot':8} {'deals':>5} {'hand-seats':>10} {'lost to expert / hand':>26} {'cost - expert cost':>26}"
+            f" {'(cost - expert) - lost':>26} {'ratio':>9}", *rows]
 
 
 def main() -> None:
@@ -146,8 +183,15 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="start no deal after this much wall time")
     ap.add_argument("--every", type=int, default=25, help="print the table every this many tasks")
     ap.add_argument("--out", default=None, help="one JSON line per deal")
+    ap.add_argument("--summarize", nargs="+", metavar="DEALS.jsonl",
+                    help="play nothing: the tables of earlier runs' --out files, read together")
     a = ap.parse_args()
     bots = a.bots.split(",")
+    if a.summarize:
+        done = [json.loads(x) for f in a.summarize for x in Path(f).read_text(encoding="utf-8").splitlines() if x]
+        bots = list(dict.fromkeys(r["bot"] for r in done if r["bot"] != "expert"))
+        print("\n".join(summary(done, bots, 0.0)))
+        return
     ne = a.deals if a.expert_deals is None else a.expert_deals
     work = []
     for i in range(max(a.deals, ne)):
