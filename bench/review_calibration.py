@@ -1,12 +1,13 @@
 """Is the deep review's cost a player's real loss? (issues 15 and 21, README "Review: calibration").
 
-For each bot X in ``--bots`` the same deals are played as a duplicate match against ``expert``
-(analysis.selfplay.match: four X seats, then the expert alone in each seat among three X), and
-the all-X table of every deal is deep-reviewed. A deal gives four paired hand-seats. Per bot it
-prints, with 95% intervals over deals:
+For each bot X in ``--bots`` the same deals are played as a duplicate match against ``expert``.
+In the first design (``--opponents same``; analysis.selfplay.match: four X seats, then the expert
+alone in each seat among three X) the all-X table of every deal is deep-reviewed; the default
+design is below. A deal gives four paired hand-seats. Per bot it prints, with 95% intervals over
+deals:
 
 - **lost**: the points per hand-seat X actually loses to the expert on the same deal and seat
-  (X's hand score at the all-X table minus the expert's in that seat);
+  (X's hand score minus the expert's in that seat);
 - **cost**: X's mean deep-review cost per hand-seat (expected points lost, summed over its
   decisions of the hand), the paired difference cost - lost on the same deals, and the ratio
   cost / lost (target: within 15%, issue 21);
@@ -19,12 +20,12 @@ deals where the expert's table was reviewed, a second table sets X's cost minus 
 cost in the same seat of the same deal (what the review says X loses to the expert) against the
 points X did lose to it.
 
-``--opponents expert`` plays the other duplicate design: X alone in each seat among three
-experts, against the all-expert table of the same deal (four paired hand-seats a deal, X's seat
+``--opponents expert`` (the default since 2026-12-04) plays the other duplicate design: X alone
+in each seat among three experts, against the all-expert table of the same deal (four paired hand-seats a deal, X's seat
 reviewed at each of its four tables). The review prices every decision as if the other seats
 played the evaluator's own policy (its rollouts cannot know who sits there); this design gives
 X exactly those opponents, so cost and loss measure the same thing. With ``--opponents same``
-(the default, the first design) X's opponents are copies of X, which the rollouts do not model:
+(the first design, described above) X's opponents are copies of X, which the rollouts do not model:
 against weak opponents a hand lasts longer and a slow rack costs less than the review charges.
 
 The deals of the bots are interleaved (deal 0 of every bot, then deal 1 ...), so a run stopped by
@@ -176,8 +177,8 @@ def main() -> None:
     ap.add_argument("--bots", default="random,greedy,solver")
     ap.add_argument("--variant", default="101")
     ap.add_argument("--seed", default="calib")
-    ap.add_argument("--opponents", choices=("same", "expert"), default="same",
-                    help="X's opponents: copies of X (the review's calibration design) or experts")
+    ap.add_argument("--opponents", choices=("same", "expert"), default="expert",
+                    help="X's opponents: experts (the opponents the review's rollouts play) or copies of X")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--expert-deals", type=int, default=None, help="deals for the expert's own tables")
     ap.add_argument("--minutes", type=float, default=None, help="start no deal after this much wall time")
