@@ -1,6 +1,7 @@
 """The dashboard in a real browser (Debian's Chromium driven by Playwright) at 1280×800: a Replay
 step from the key press to the new board painted, the Players page to its last chart painted,
-and the first paint of every page of the navigation (Studies, Record and Score sheet included). Prints medians with the machine's load beside them.
+and the first paint of every page of the navigation (Studies, Record and Score sheet included).
+Prints medians with the machine's load beside them.
 
     python bench/browser.py [--db data/istaka.duckdb | --games 1000] [--steps 20] [--loads 3]
 

@@ -21,12 +21,13 @@ cost in the same seat of the same deal (what the review says X loses to the expe
 points X did lose to it.
 
 ``--opponents expert`` (the default since 2026-12-04) plays the other duplicate design: X alone
-in each seat among three experts, against the all-expert table of the same deal (four paired hand-seats a deal, X's seat
-reviewed at each of its four tables). The review prices every decision as if the other seats
-played the evaluator's own policy (its rollouts cannot know who sits there); this design gives
-X exactly those opponents, so cost and loss measure the same thing. With ``--opponents same``
-(the first design, described above) X's opponents are copies of X, which the rollouts do not model:
-against weak opponents a hand lasts longer and a slow rack costs less than the review charges.
+in each seat among three experts, against the all-expert table of the same deal (four paired
+hand-seats a deal, X's seat reviewed at each of its four tables). The review prices every
+decision as if the other seats played the evaluator's own policy (its rollouts cannot know who
+sits there); this design gives X exactly those opponents, so cost and loss measure the same
+thing. With ``--opponents same`` (the first design, above) X's opponents are copies of X, which
+the rollouts do not model (among weak bots a hand likely lasts longer, so a slow rack costs less
+than the review charges; not measured apart).
 
 The deals of the bots are interleaved (deal 0 of every bot, then deal 1 ...), so a run stopped by
 ``--minutes`` (no new deal is started after that much wall time) has about as many deals for each
@@ -163,7 +164,8 @@ def _beside_expert(results: list[dict[str, Any]], bots: list[str]) -> list[str]:
         gap = [sum(c - e for (c, _, _), e in zip(r["review"], ex[r["deal"]])) / 4 for r in rs]
         lost = [sum(r["lost"]) / 4 for r in rs]
         em, elo, ehi = paired_ci([sum(ex[r["deal"]]) / 4 for r in rs])
-        rows.append(f"{b:8} {len(rs):5} {4 * len(rs):10} " + _against(gap, lost) + f"   expert's own {_fmt(em, elo, ehi)}")
+        rows.append(f"{b:8} {len(rs):5} {4 * len(rs):10} " + _against(gap, lost)
+                    + f"   expert's own {_fmt(em, elo, ehi)}")
     if not rows:
         return []
     return ["cost minus the expert's own cost, same deals and seats:",
