@@ -157,3 +157,64 @@ def test_each_kind_has_its_category_in_both_languages() -> None:
     d = Decision(1, 1, 0, 2, 4, 6, 8, "draw", None, True, {}, {}, 0, 0, [], [hold, dec, show])
     relabel(d)
     assert [hold.category, dec.category, show.category] == ["worse_layoffs", "worse_declare", "worse_show"]
+
+
+def opened_turn(seed: int, tmp_path: Path):
+    """Seat 1 opened KIT1 and holds R9, B9 (lay-offs), Y1, and the tile its second draw brings
+    (seed 1: B1, which joins nothing; seed 11: B10, which lays off after B9)."""
+    from analysis.players import View
+
+    f = LogFile()
+    g = f.game("k-hold-expert", variant="101", rules={"x5": False}, hands=1)
+    h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: tiles_of(KIT1) + " R9 B9 Y1", 2: "*", 3: "*"},
+               seed=seed)
+    h.discard(0, h.rack(0)[0])
+    h.draw(1)
+    h.open(1, melds=KIT1)
+    h.discard(1, h.last_drawn)
+    h.cycle([2, 3, 0])
+    h.draw(1)
+    h.discard(1, h.last_drawn)
+    res = replayed(f, tmp_path)
+    state = next(s.state for s in res.hands[0].steps if s.state.phase == "play" and s.state.turn == 1
+                 and s.state.opened[1] is not None and not s.state.opened_this_turn)
+    return View.of(state, 1)
+
+
+def spied_expert(monkeypatch):
+    import random
+
+    from analysis.evaluate import ExpertBot
+    from analysis.evaluate import expert as expert_module
+
+    seen: list[list[str]] = []
+    real = expert_module.evaluate
+
+    def spy(v, cands, **kw):
+        seen.append([c.label for c in cands])
+        return real(v, cands, **kw)
+
+    monkeypatch.setattr(expert_module, "evaluate", spy)
+    return ExpertBot(random.Random(3), worlds=8), seen
+
+
+def test_the_expert_weighs_the_same_held_back_lay_offs_on_an_opened_turn(tmp_path: Path, monkeypatch) -> None:
+    """The expert's opened turn is a decision of the evaluator's (issue 20): the best turn,
+    nothing, and the best turn holding back R9 or B9 (L1), as the review grades it."""
+    v = opened_turn(1, tmp_path)
+    bot, seen = spied_expert(monkeypatch)
+    events = bot.place(v)
+    assert len(seen) == 1
+    labels = seen[0]
+    assert labels[:2] == ["best turn", "nothing"]
+    assert "best turn holding back R9" in labels and "best turn holding back B9" in labels
+    assert bot.place(v) == []  # one decision a turn
+    assert all(e["type"] == "layoff" for e in events)
+
+
+def test_the_expert_does_not_weigh_a_best_turn_that_finishes(tmp_path: Path, monkeypatch) -> None:
+    v = opened_turn(11, tmp_path)  # R9, B9 B10 laid off leave Y1 to discard: the hand ends (E1)
+    bot, seen = spied_expert(monkeypatch)
+    events = bot.place(v)
+    assert seen == []
+    assert [e["tiles"] for e in events] == [["R9"], ["B9", "B10"]]

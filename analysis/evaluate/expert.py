@@ -1,9 +1,10 @@
 """The ``expert`` bot: draws or takes, openings and discards chosen by the evaluator.
 
-It plays like ``solver`` where the choice is clear (an opened seat plays the exact solver's best
-turn; a discard that joins nothing in its rack is not taken) and asks :func:`.core.evaluate` for
-the rest: take or draw, open now (melds or pairs) or wait, and which tile to discard among every
-tile the rules allow (the clear losers dropped after a few worlds). The solver's own choice is the default; the expert leaves it only when
+It plays like ``solver`` where the choice is clear (a discard that joins nothing in its rack is not
+taken; a best turn that empties the rack is played) and asks :func:`.core.evaluate` for the rest:
+take or draw, open now (melds or pairs) or wait; once opened, the exact solver's best turn, placing
+nothing, or the best turn with some of its lay-offs held back (:func:`.plans.held_back`); and which
+tile to discard among every tile the rules allow (the clear losers dropped after a few worlds). The solver's own choice is the default; the expert leaves it only when
 another candidate is better by at least ``Z`` standard errors of their paired difference (the
 evaluator is noisy; a coin-flip change of mind costs more than it wins). Its seeds come from the
 bot's own random generator, so a game is reproducible.
@@ -36,7 +37,7 @@ from .core import (
     evaluate,
     take_candidate,
 )
-from .plans import place_candidates
+from .plans import held_back, place_candidates, rack_after
 
 DISCARD_WIDTH = 16  # discard candidates, in the heuristic's order: every distinct tile the rules allow
 Z = 1.0  # leave the solver's choice only when another is better by Z standard errors of the difference
@@ -84,9 +85,15 @@ class ExpertBot(SolverBot):
         default = 1 if super().take(v) else 0
         return self._choose(v, [draw_candidate(v.seat), take_candidate(v.seat, t)], "take", default).kind == "take"
 
+    def declare(self, v: View) -> bool:
+        """O10: as the rollout model declares (declaring costs nothing under the rules; the
+        pairs opening it allows is then weighed at the placing like any other)."""
+        c, wild = BM.counts_of(v.rack, v.okey)
+        return not v.opened and sum(n // 2 for n in c) + wild >= v.rules.open_pairs - 1
+
     def place(self, v: View) -> list[dict[str, Any]]:
         if v.opened:
-            return super().place(v)
+            return self._turn(v)
         key = (v.state.hand, v.ply, "open")
         if self.memo.get("decided") == key:
             return []
@@ -100,6 +107,25 @@ class ExpertBot(SolverBot):
         want = "wait" if ev is None else ("points" if "melds" in ev else "pairs")
         default = next((i for i, c in enumerate(cands) if c.label.endswith(want)), len(cands) - 1)
         return list(self._choose(v, cands, "place", default).events)
+
+    def _turn(self, v: View) -> list[dict[str, Any]]:
+        """An opened seat's placing: the best turn, nothing, or the best turn holding lay-offs
+        back. The turn an opening is made, its lay-offs were weighed with it (L6): the solver's
+        rest of the turn is played as it is."""
+        if v.state.opened_this_turn:
+            return super().place(v)
+        key = (v.state.hand, v.ply, "turn")
+        if self.memo.get("decided") == key:
+            return []
+        self.memo["decided"] = key
+        cands = place_candidates(v)
+        if cands[0].label != "best turn":
+            return super().place(v)  # the plan reads a rule differently: the solver's way
+        left = rack_after(v.state, v.seat, cands[0].events)
+        if left is None or len(left) <= 1:
+            return list(cands[0].events)  # it finishes (or the engine decides): nothing to weigh
+        cands += held_back(v, cands)
+        return list(self._choose(v, cands, "place").events)
 
     def discard(self, v: View) -> Tile:
         if len(v.rack) == 1:

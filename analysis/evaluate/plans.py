@@ -1,9 +1,14 @@
 """Placing candidates from the exact solver's plans: open with points, with pairs, or wait;
-once opened, the best turn (melds, pairs, lay-offs, okey swaps) or nothing."""
+once opened, the best turn (melds, pairs, lay-offs, okey swaps) or nothing, and the best turn with
+some of its lay-offs held back (:func:`held_back`, graded by the deep review and weighed by the
+``expert`` bot)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from analysis.game import HandState, IllegalMove, apply
 
 from analysis.players import (
     View,
@@ -17,7 +22,9 @@ from analysis.players import (
 )
 from analysis.solver import best_turn
 
-from .candidate import Candidate, place_candidate
+from .candidate import Candidate, Event, place_candidate
+
+MAX_SUBSETS = 4  # held-back lay-off variants per placing decision
 
 
 def _ok(v: View, events: list[dict[str, Any]]) -> bool:
@@ -54,4 +61,49 @@ def place_candidates(v: View) -> list[Candidate]:
     return out
 
 
-__all__ = ["place_candidates"]
+def rack_after(state: HandState, seat: int, events: Sequence[Event]) -> tuple | None:
+    """The seat's rack, sorted, after ``events``; None when the engine refuses one."""
+    st = state
+    try:
+        for e in events:
+            st = apply(st, dict(e))
+    except (IllegalMove, ValueError):
+        return None
+    return tuple(sorted(st.racks[seat]))
+
+
+def held_back(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
+    """The best turn with one lay-off held back, and with every lay-off held back: each variant
+    kept when it is legal and leaves a rack no other candidate leaves, at most
+    :data:`MAX_SUBSETS` (the first lay-offs of the line), which keeps a decision's pricing under
+    a few times the default."""
+    best = next((c for c in cands if c.label == "best turn"), None)
+    if best is None:
+        return []
+    lay = [i for i, e in enumerate(best.events) if e.get("type") == "layoff"]
+    if not lay:
+        return []
+    state, seat = view.state, view.seat
+    seen = {r for r in (rack_after(state, seat, c.events) for c in cands) if r is not None}
+    out: list[Candidate] = []
+    variants: list[tuple[list[Event], str]] = []
+    for i in lay[:MAX_SUBSETS]:
+        kept = [dict(e) for j, e in enumerate(best.events) if j != i]
+        tiles = " ".join(str(x) for x in best.events[i].get("tiles", []))
+        variants.append((kept, f"best turn holding back {tiles}"))
+    if len(lay) > 1:
+        variants.append(([dict(e) for e in best.events if e.get("type") != "layoff"], "best turn without lay-offs"))
+    for evs, label in variants:
+        if len(out) >= MAX_SUBSETS:
+            break
+        if not evs or not playable(view, evs):
+            continue
+        rack = rack_after(state, seat, evs)
+        if rack is None or rack in seen:
+            continue
+        seen.add(rack)
+        out.append(place_candidate(evs, label))
+    return out
+
+
+__all__ = ["MAX_SUBSETS", "held_back", "place_candidates", "rack_after"]

@@ -14,6 +14,7 @@ the best turn to make and which to hold back, and the choice of per or çift whe
   with one of its lay-offs held back, and with all of them held back, each kept when it is legal
   and leaves a different rack. At most :data:`MAX_SUBSETS` such variants a decision (the first
   lay-offs of the line): the bound keeps a decision's pricing under a few times the default.
+  They are built in :mod:`analysis.evaluate.plans`, where the ``expert`` bot weighs them too.
 
 The categories of these kinds are in :mod:`.model` (``worse_show``, ``worse_declare``,
 ``worse_layoffs``) with their words in both languages (:mod:`.words`).
@@ -22,56 +23,11 @@ The categories of these kinds are in :mod:`.model` (``worse_show``, ``worse_decl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from analysis.evaluate import Candidate, place_candidate
+from analysis.evaluate.plans import MAX_SUBSETS, held_back
 from analysis.game import HandState, IllegalMove, apply
-from analysis.players import View, playable
-
-MAX_SUBSETS = 4  # held-back lay-off variants per placing decision
-
-Event = dict[str, Any]
-
-
-def _rack_after(state: HandState, seat: int, events: Sequence[Event]) -> tuple | None:
-    st = state
-    try:
-        for e in events:
-            st = apply(st, dict(e))
-    except (IllegalMove, ValueError):
-        return None
-    return tuple(sorted(st.racks[seat]))
-
-
-def held_back(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
-    """The best turn with one lay-off held back, and with every lay-off held back (bounded)."""
-    best = next((c for c in cands if c.label == "best turn"), None)
-    if best is None:
-        return []
-    lay = [i for i, e in enumerate(best.events) if e.get("type") == "layoff"]
-    if not lay:
-        return []
-    state, seat = view.state, view.seat
-    seen = {r for r in (_rack_after(state, seat, c.events) for c in cands) if r is not None}
-    out: list[Candidate] = []
-    variants: list[tuple[list[Event], str]] = []
-    for i in lay[:MAX_SUBSETS]:
-        kept = [dict(e) for j, e in enumerate(best.events) if j != i]
-        tiles = " ".join(str(x) for x in best.events[i].get("tiles", []))
-        variants.append((kept, f"best turn holding back {tiles}"))
-    if len(lay) > 1:
-        variants.append(([dict(e) for e in best.events if e.get("type") != "layoff"], "best turn without lay-offs"))
-    for evs, label in variants:
-        if len(out) >= MAX_SUBSETS:
-            break
-        if not evs or not playable(view, evs):
-            continue
-        rack = _rack_after(state, seat, evs)
-        if rack is None or rack in seen:
-            continue
-        seen.add(rack)
-        out.append(place_candidate(evs, label))
-    return out
+from analysis.players import View
 
 
 def declare_candidates(view: View, plain: Sequence[Candidate]) -> list[Candidate]:
