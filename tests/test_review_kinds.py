@@ -119,18 +119,25 @@ def test_per_or_cift_is_a_graded_choice_when_both_open(tmp_path: Path) -> None:
     assert "pairs" in place[0].played
 
 
-def test_a_held_back_lay_off_is_graded_against_the_best_turn(tmp_path: Path) -> None:
-    """Seat 1 opened KIT1 (R6-R8 is meld 0, B6-B8 meld 1) and holds R9 and B9: it lays off R9 only."""
+def kit1_second_draw(gid: str, seed: int):
+    """Seat 1 opens KIT1 (R6-R8 is meld 0, B6-B8 meld 1) at its first turn, holding R9 B9 Y1
+    besides, and has just drawn at its second."""
     f = LogFile()
-    g = f.game("k-hold", variant="101", rules={"x5": False}, hands=1)
+    g = f.game(gid, variant="101", rules={"x5": False}, hands=1)
     h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: tiles_of(KIT1) + " R9 B9 Y1", 2: "*", 3: "*"},
-               seed=11)
+               seed=seed)
     h.discard(0, h.rack(0)[0])
     h.draw(1)
     h.open(1, melds=KIT1)
     h.discard(1, h.last_drawn)
     h.cycle([2, 3, 0])
     h.draw(1)
+    return f, h
+
+
+def test_a_held_back_lay_off_is_graded_against_the_best_turn(tmp_path: Path) -> None:
+    """Seat 1 opened KIT1 (R6-R8 is meld 0, B6-B8 meld 1) and holds R9 and B9: it lays off R9 only."""
+    f, h = kit1_second_draw("k-hold", 11)
     h.layoff(1, 0, "R9")
     h.discard(1, h.last_drawn)
     res = replayed(f, tmp_path)
@@ -164,16 +171,7 @@ def opened_turn(seed: int, tmp_path: Path):
     (seed 1: B1, which joins nothing; seed 11: B10, which lays off after B9)."""
     from analysis.players import View
 
-    f = LogFile()
-    g = f.game("k-hold-expert", variant="101", rules={"x5": False}, hands=1)
-    h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: tiles_of(KIT1) + " R9 B9 Y1", 2: "*", 3: "*"},
-               seed=seed)
-    h.discard(0, h.rack(0)[0])
-    h.draw(1)
-    h.open(1, melds=KIT1)
-    h.discard(1, h.last_drawn)
-    h.cycle([2, 3, 0])
-    h.draw(1)
+    f, h = kit1_second_draw("k-hold-expert", seed)
     h.discard(1, h.last_drawn)
     res = replayed(f, tmp_path)
     state = next(s.state for s in res.hands[0].steps if s.state.phase == "play" and s.state.turn == 1

@@ -61,15 +61,21 @@ def place_candidates(v: View) -> list[Candidate]:
     return out
 
 
-def rack_after(state: HandState, seat: int, events: Sequence[Event]) -> tuple | None:
-    """The seat's rack, sorted, after ``events``; None when the engine refuses one."""
+def state_after(state: HandState, events: Sequence[Event]) -> HandState | None:
+    """The hand after ``events``, one after another; None when the engine refuses one."""
     st = state
     try:
         for e in events:
             st = apply(st, dict(e))
     except (IllegalMove, ValueError):
         return None
-    return tuple(sorted(st.racks[seat]))
+    return st
+
+
+def rack_after(state: HandState, seat: int, events: Sequence[Event]) -> tuple | None:
+    """The seat's rack, sorted, after ``events``; None when the engine refuses one."""
+    st = state_after(state, events)
+    return None if st is None else tuple(sorted(st.racks[seat]))
 
 
 def held_back(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
@@ -106,4 +112,4 @@ def held_back(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
     return out
 
 
-__all__ = ["MAX_SUBSETS", "held_back", "place_candidates", "rack_after"]
+__all__ = ["MAX_SUBSETS", "held_back", "place_candidates", "rack_after", "state_after"]

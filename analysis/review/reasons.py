@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.game import HandState, IllegalMove, Tile, apply
+from analysis.evaluate.plans import state_after
+from analysis.game import HandState, Tile
 
 from .options import finishing, openings, turn_plan
 
@@ -39,16 +40,6 @@ REASON_TEXT: dict[str, tuple[str, str]] = {
     "draw_better": ("alınan taş ıstakada tutulamıyor ya da işe yaramıyor; desteden çekmek daha iyi",
                     "the taken tile does not help; drawing is better"),
 }
-
-
-def _after(state: HandState, events: Sequence[Event]) -> HandState | None:
-    st = state
-    try:
-        for e in events:
-            st = apply(st, dict(e))
-    except (IllegalMove, ValueError):
-        return None
-    return st
 
 
 def _placed(events: Sequence[Event]) -> int:
@@ -95,7 +86,7 @@ def _take_reason(state: HandState, seat: int, best: Sequence[Event]) -> tuple[st
         if any(o.reaches for o in openings(state, seat, take=tile)):
             return "take_opens", {}
         return None, {}
-    st = _after(state, best)
+    st = state_after(state, best)
     if st is not None and finishing(turn_plan(st, seat)):
         return "take_finishes", {}
     return None, {}
@@ -104,12 +95,12 @@ def _take_reason(state: HandState, seat: int, best: Sequence[Event]) -> tuple[st
 def _place_reason(state: HandState, seat: int, best: Sequence[Event], played: Sequence[Event]) -> tuple[str | None, dict]:
     if not best:
         return "waits", {}
-    after_b = _after(state, best)
+    after_b = state_after(state, best)
     if after_b is None:
         return None, {}
     if (after_b.over and after_b.finisher == seat) or len(after_b.racks[seat]) <= 1:
         return "finishes", {}
-    after_p = _after(state, played)
+    after_p = state_after(state, played)
     ob = after_b.opened[seat]
     op = after_p.opened[seat] if after_p is not None else None
     if state.opened[seat] is None and ob is not None:
