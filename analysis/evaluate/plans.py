@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from analysis.game import HandState, IllegalMove, apply
-
 from analysis.players import (
     View,
     event,
