@@ -10,10 +10,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 
 from analysis.evaluate import expert as E
 from analysis.selfplay import BOTS, duplicate_match
+
+
+def register(times: int) -> str:
+    """The bot ``expert{times}x`` in the registry. Run at import too: the match's worker
+    processes are spawned, import this module afresh and read the factor from the environment."""
+    name = f"expert{times}x"
+
+    class MoreWorlds(E.ExpertBot):
+        kind = name
+
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__(rng, worlds=times * E.WORLDS)
+
+    BOTS[name] = MoreWorlds
+    return name
+
+
+_ENV = "ISTAKA_BENCH_WORLDS_TIMES"
+if os.environ.get(_ENV, "").isdigit():
+    register(int(os.environ[_ENV]))
 
 
 def main() -> None:
@@ -25,16 +46,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--deals-out", help="each deal's scores as a JSON line, as it ends")
     a = ap.parse_args()
-    name = f"expert{a.times}x"
+    os.environ[_ENV] = str(a.times)  # for the spawned workers (jobs > 1)
+    name = register(a.times)
     worlds = a.times * E.WORLDS
-
-    class MoreWorlds(E.ExpertBot):
-        kind = name
-
-        def __init__(self, rng: random.Random) -> None:
-            super().__init__(rng, worlds=worlds)
-
-    BOTS[name] = MoreWorlds  # the workers fork after this (jobs > 1 on Linux)
     fh = open(a.deals_out, "w", encoding="utf-8") if a.deals_out else None  # noqa: SIM115
     try:
         out = duplicate_match(name, "expert", variant=a.variant, n=a.deals, seed=a.seed, jobs=a.jobs, out=fh)
