@@ -219,28 +219,25 @@ def test_the_expert_does_not_weigh_a_best_turn_that_finishes(tmp_path: Path, mon
 
 
 def test_the_expert_declares_pairs_as_its_rollout_model_does(tmp_path: Path) -> None:
-    """O10 (`101-classic`): four pairs and an okey short of five declare, as ``rollout.c``'s
-    start of turn does, though the rack's runs are worth more than 70% of the threshold (where the
-    solver bot's rule would not declare); an opened seat never declares."""
+    """O10 (`101-classic`): four pairs, one short of five, declare, as ``rollout.c``'s start of
+    turn does, though the rack's runs are worth more than 70% of the threshold (where the solver
+    bot's rule would not declare); three pairs, two short, do not."""
     import random
 
     from analysis.evaluate import ExpertBot
     from analysis.players import SolverBot, View
 
+    def seat_1_to_play(gid: str, rack: str) -> View:
+        f = LogFile()
+        h = f.game(gid, variant="101-classic", hands=1).hand(
+            1, starter=0, indicator="Y6", racks={0: "*", 1: rack, 2: "*", 3: "*"}, seed=4)
+        h.discard(0, h.rack(0)[0])
+        return View.of(replayed(f, tmp_path).hands[0].steps[-1].state, 1)
+
     rack = "R1 R1 B2 B2 K3 K3 Y4 Y4 R11 R12 R13 B11 B12 B13 K11 K12 K13 Y8 Y10 R6 B8"  # 108 in runs
-    f = LogFile()
-    g = f.game("k-declare", variant="101-classic", hands=1)
-    h = g.hand(1, starter=0, indicator="Y6", racks={0: "*", 1: rack, 2: "*", 3: "*"}, seed=4)
-    h.discard(0, h.rack(0)[0])
-    res = replayed(f, tmp_path)
-    v = View.of(res.hands[0].steps[-1].state, 1)
+    v = seat_1_to_play("k-declare", rack)
     assert not v.state.declared[1] and not v.opened
     assert ExpertBot(random.Random(0)).declare(v)
     assert not SolverBot(random.Random(0)).declare(v)
-    three = rack.replace("Y4 Y4", "Y4 Y5")
-    g2 = LogFile()
-    h2 = g2.game("k-declare-3", variant="101-classic", hands=1).hand(
-        1, starter=0, indicator="Y6", racks={0: "*", 1: three, 2: "*", 3: "*"}, seed=4)
-    h2.discard(0, h2.rack(0)[0])
-    v3 = View.of(replayed(g2, tmp_path).hands[0].steps[-1].state, 1)
+    v3 = seat_1_to_play("k-declare-3", rack.replace("Y4 Y4", "Y4 Y5"))
     assert not ExpertBot(random.Random(0)).declare(v3)  # three pairs: two short
