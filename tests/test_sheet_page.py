@@ -11,10 +11,12 @@ from typing import Any
 
 import apptest_helpers as ui
 import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
 from analysis import store
 from analysis.store import sheets
+from dashboard.state.sheet_data import ROUND, round_key
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 
@@ -38,6 +40,11 @@ def _seg(at: AppTest, key: str) -> Any:
     return next(w for w in at.button_group if w.key == key)
 
 
+def _k(at: AppTest, name: str) -> str:
+    """The key of the widget ``name`` of the round being entered."""
+    return round_key(name, at.session_state[ROUND])
+
+
 def _start(at: AppTest, names: list[str], teams: bool = False, variant: str = "101", hands: int = 11) -> str:
     ui.open_page(at, "sheet")
     if teams:
@@ -54,15 +61,15 @@ def _start(at: AppTest, names: list[str], teams: bool = False, variant: str = "1
 
 def _round(at: AppTest, fin: str, opened: dict[int, str], left: dict[int, int], kinds: list[str] = (),  # type: ignore[assignment]
            pens: dict[int, list[str]] | None = None) -> None:
-    _seg(at, "fin").set_value(fin).run()
+    _seg(at, _k(at, "fin")).set_value(fin).run()
     if kinds:
-        _seg(at, "kinds").set_value(list(kinds)).run()
+        _seg(at, _k(at, "kinds")).set_value(list(kinds)).run()
     for s, o in opened.items():
-        _seg(at, f"op{s}").set_value(o).run()
+        _seg(at, _k(at, f"op{s}")).set_value(o).run()
     for s, v in left.items():
-        at.number_input(key=f"left{s}").set_value(v).run()
+        at.number_input(key=_k(at, f"left{s}")).set_value(v).run()
     for s, rules in (pens or {}).items():
-        _seg(at, f"pen{s}").set_value(rules).run()
+        _seg(at, _k(at, f"pen{s}")).set_value(rules).run()
     ui.ok(at)
 
 
@@ -87,10 +94,40 @@ def test_a_round_is_scored_by_the_engine_before_saving_and_saved_to_the_store_E5
     assert "Önde: Mehmet (-101)" in ui.html(at)
 
 
+def test_a_tap_from_a_page_still_showing_the_saved_round_does_not_reach_the_next_round_E6(db: Path) -> None:
+    """On a slow server the page can still show the round just saved when the next tap goes: the
+    browser then sends that round's values with the tap (here: a second tap of Save, and the next
+    finisher tapped on the old round, whose "okey attı" is still lit). They must neither store the
+    round twice nor make the next round an okey finish (E6 doubles it); the browser test of the
+    sheet saw the latter once, on a loaded box."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    game = _start(at, ["Ali", "Ayşe", "Mehmet", "Zeynep"])
+    _round(at, "2", {0: "points", 1: "points", 3: "points"}, {0: 10, 1: 20, 3: 30}, kinds=["okey"])
+    assert _preview(at) == [20, 40, -202, 60]
+    at.button(key="save").click()
+    sent = at._tree.get_widget_states()  # what the browser sends with the tap on Save
+    at.run()
+    assert len(_stored(db, game)[1]) == 1
+    at._run(sent)  # Save tapped again before the page was drawn anew
+    tap = WidgetStates()  # the next finisher tapped on the old round, its other values as they were
+    for w in sent.widgets:
+        if w.HasField("trigger_value"):
+            continue  # a tap on Zeynep, not on Save
+        tap.widgets.append(w)
+        if w.id.endswith(("-fin", "-fin~0")):
+            tap.widgets[-1].string_array_value.data[:] = ["Zeynep"]
+    at._run(tap)
+    ui.ok(at)
+    assert len(_stored(db, game)[1]) == 1
+    assert _seg(at, _k(at, "fin")).value is None  # the tap went to a widget that is gone: tap again
+    _round(at, "3", {0: "points", 1: "points", 2: "points"}, {0: 1, 1: 2, 2: 3})
+    assert _preview(at) == [1, 2, 3, -101]  # a normal finish: nothing of the last round's okey
+
+
 def test_missing_values_are_named_with_their_rule_and_block_the_save_E5(db: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60)
     _start(at, ["A", "B", "C", "D"])
-    _seg(at, "fin").set_value("0").run()  # everybody is taken as opened by points: values missing
+    _seg(at, _k(at, "fin")).set_value("0").run()  # everybody is taken as opened by points: values missing
     assert any("E5" in w.value for w in at.warning)
     assert at.button(key="save").disabled
 

@@ -61,6 +61,17 @@ class Sheet:
         return self.counted >= self.planned
 
 
+ROUND = "_sheet_round"  # session state: the number of the round being entered in this session
+
+
+def round_key(name: str, n: int) -> str:
+    """The key of the widget ``name`` of the ``n``-th round entered in a session. Each round has
+    widgets of its own: a tap sent from a page still showing the round just saved (a slow server,
+    a double tap) carries that round's values, which then belong to widgets that are gone and
+    cannot slip into the next round."""
+    return f"{name}~{n}"
+
+
 def new_id() -> str:
     return f"sheet-{datetime.now():%Y%m%d-%H%M}-{secrets.token_hex(3)}"
 

@@ -142,9 +142,23 @@ def _pen_label(rule: str) -> str:
     return f"{rule} +{rules.penalty_unit}"
 
 
+def wk(name: str) -> str:
+    """The key of this round's widget ``name`` (see sheet_data.round_key)."""
+    return sheet_data.round_key(name, st.session_state.setdefault(sheet_data.ROUND, 0))
+
+
+def _named(name: str) -> Any:
+    """A container named as this round's widget ``name`` is: a page element that keeps its name
+    (``.st-key-NAME``) from round to round, while the widget inside is new each round."""
+    return st.container(key=name)
+
+
 def _clear() -> None:
-    for k in ["fin", "kinds", "fix", "edit"] + [f"{p}{s}" for p in SEAT_KEYS for s in range(4)]:
+    """A new, empty round: its widgets are new ones; the last round's values go."""
+    old = [wk(k) for k in ["fin", "kinds", "fix"] + [f"{p}{s}" for p in SEAT_KEYS for s in range(4)]]
+    for k in old + ["edit"]:
         st.session_state.pop(k, None)
+    st.session_state[sheet_data.ROUND] += 1
 
 
 def _load_row(i: int) -> None:
@@ -152,47 +166,48 @@ def _load_row(i: int) -> None:
     _clear()
     r = sheet.results[i]
     kind = r["kind"] if isinstance(r["kind"], list) else [r["kind"]]
-    st.session_state.fin = (r["kind"] if r["kind"] in ("exhausted", "void") else str(r["finisher"]))
-    st.session_state.kinds = [k for k in kind if k in ("okey", "elden", "pairs")]
+    ss = st.session_state
+    ss[wk("fin")] = (r["kind"] if r["kind"] in ("exhausted", "void") else str(r["finisher"]))
+    ss[wk("kinds")] = [k for k in kind if k in ("okey", "elden", "pairs")]
     okeys = r.get("okeys_left") or [0, 0, 0, 0]
     for s in range(4):
-        st.session_state[f"op{s}"] = r["opened"][s] or "none"
-        st.session_state[f"left{s}"] = r["left"][s]
-        st.session_state[f"ok{s}"] = okeys[s] or None
+        ss[wk(f"op{s}")] = r["opened"][s] or "none"
+        ss[wk(f"left{s}")] = r["left"][s]
+        ss[wk(f"ok{s}")] = okeys[s] or None
         pens = [p for p in r.get("penalties", []) if p["seat"] == s]
-        st.session_state[f"pen{s}"] = [p["rule"] for p in pens]
+        ss[wk(f"pen{s}")] = [p["rule"] for p in pens]
         x5 = next((p["points"] // rules.x5_factor for p in pens if p["rule"] == "X5"), None)
-        st.session_state[f"x5v{s}"] = x5
+        ss[wk(f"x5v{s}")] = x5
     if r.get("scores") is not None:
-        st.session_state.fix = True
+        ss[wk("fix")] = True
         for s in range(4):
-            st.session_state[f"fx{s}"] = r["scores"][s]
-    st.session_state.edit = i
+            ss[wk(f"fx{s}")] = r["scores"][s]
+    ss.edit = i
 
 
 def _draft() -> tuple[dict[str, Any] | None, str | None]:
     """The row as the widgets stand (a result event's fields), or the words of what is missing."""
     ss = st.session_state
-    fin = ss.get("fin")
+    fin = ss.get(wk("fin"))
     if fin is None:
         return None, sheet_data.error_words("finisher", "E1", lang)
     if fin == "void":
         return {"finisher": None, "kind": "void", "opened": ["pairs"] * 4, "left": [None] * 4, "penalties": []}, None
-    kinds = [k for k in ("okey", "elden", "pairs") if k in (ss.get("kinds") or [])]
+    kinds = [k for k in ("okey", "elden", "pairs") if k in (ss.get(wk("kinds")) or [])]
     seat = None if fin == "exhausted" else int(fin)
     opened: list[str | None] = []
     for s in range(4):
         if s == seat:
             opened.append("pairs" if "pairs" in kinds else "points")
         else:
-            o = ss.get(f"op{s}", "points")
+            o = ss.get(wk(f"op{s}"), "points")
             opened.append(None if o in (None, "none") else o)
-    left = [None if s == seat or opened[s] is None else ss.get(f"left{s}") for s in range(4)]
+    left = [None if s == seat or opened[s] is None else ss.get(wk(f"left{s}")) for s in range(4)]
     pens = []
     for s in range(4):
-        for rule in ss.get(f"pen{s}") or []:
+        for rule in ss.get(wk(f"pen{s}")) or []:
             if rule == "X5":
-                v = ss.get(f"x5v{s}")
+                v = ss.get(wk(f"x5v{s}"))
                 if v is None:
                     return None, t("sh_err_x5", lang)
                 pts = rules.x5_factor * int(v)
@@ -202,7 +217,7 @@ def _draft() -> tuple[dict[str, Any] | None, str | None]:
     ev: dict[str, Any] = {"finisher": seat, "kind": fin if seat is None else (kinds if len(kinds) > 1 else
                                                                                (kinds[0] if kinds else "normal")),
                           "opened": opened, "left": left}
-    okeys = [int(ss.get(f"ok{s}") or 0) if s != seat and opened[s] else 0 for s in range(4)]
+    okeys = [int(ss.get(wk(f"ok{s}")) or 0) if s != seat and opened[s] else 0 for s in range(4)]
     if any(okeys):
         ev["okeys_left"] = okeys
     ev["penalties"] = pens
@@ -229,12 +244,13 @@ def _entry() -> None:
     with st.container(border=True, key="entry"):
         st.subheader(t("sh_editing", lang, n=n_next) if editing is not None else t("sh_entry", lang, n=n_next))
         fin_opts = ["0", "1", "2", "3", "exhausted"] + (["void"] if rules.void_all_pairs else [])
-        fin = st.segmented_control(t("sh_finisher", lang), fin_opts, key="fin",
-                                   format_func=lambda o: players[int(o)] if o.isdigit() else t(f"sh_{o}", lang))
+        fin = _named("fin").segmented_control(
+            t("sh_finisher", lang), fin_opts, key=wk("fin"),
+            format_func=lambda o: players[int(o)] if o.isdigit() else t(f"sh_{o}", lang))
         seat = int(fin) if fin is not None and fin.isdigit() else None
         if seat is not None:
-            st.pills(t("sh_how", lang), ["okey", "elden", "pairs"], selection_mode="multi", key="kinds",
-                     format_func=lambda k: t(f"sh_k_{k}", lang))
+            _named("kinds").pills(t("sh_how", lang), ["okey", "elden", "pairs"], selection_mode="multi",
+                                  key=wk("kinds"), format_func=lambda k: t(f"sh_k_{k}", lang))
         if fin == "void":
             st.info(t("sh_void_note", lang))
         elif fin is not None:
@@ -247,18 +263,20 @@ def _entry() -> None:
                     elif s == partner:
                         st.caption(t("sh_partner_note", lang))
                     else:
-                        st.session_state.setdefault(f"op{s}", "points")
-                        op = st.segmented_control(t("sh_opened", lang), ["points", "pairs", "none"], key=f"op{s}",
-                                                  format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
+                        st.session_state.setdefault(wk(f"op{s}"), "points")
+                        op = _named(f"op{s}").segmented_control(
+                            t("sh_opened", lang), ["points", "pairs", "none"], key=wk(f"op{s}"),
+                            format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
                         if op in ("points", "pairs"):
-                            st.number_input(t("sh_left", lang), min_value=0, max_value=999, step=1, key=f"left{s}",
-                                            **_empty(f"left{s}"))
-                            st.segmented_control(t("sh_okeys", lang), [1, 2], key=f"ok{s}")
+                            _named(f"left{s}").number_input(t("sh_left", lang), min_value=0, max_value=999, step=1,
+                                                            key=wk(f"left{s}"), **_empty(wk(f"left{s}")))
+                            _named(f"ok{s}").segmented_control(t("sh_okeys", lang), [1, 2], key=wk(f"ok{s}"))
                     if PEN_RULES:
-                        chosen = st.pills(t("sh_penalties", lang), PEN_RULES, selection_mode="multi", key=f"pen{s}",
-                                          format_func=_pen_label)
+                        chosen = _named(f"pen{s}").pills(t("sh_penalties", lang), PEN_RULES, selection_mode="multi",
+                                                         key=wk(f"pen{s}"), format_func=_pen_label)
                         if "X5" in (chosen or []):
-                            st.number_input(t("sh_x5_value", lang), 1, 13, key=f"x5v{s}", **_empty(f"x5v{s}"))
+                            _named(f"x5v{s}").number_input(t("sh_x5_value", lang), 1, 13, key=wk(f"x5v{s}"),
+                                                           **_empty(wk(f"x5v{s}")))
 
         ev, missing = _draft()
         computed: list[int] | None = None
@@ -277,11 +295,11 @@ def _entry() -> None:
                     parts += [t("sh_pen_line", lang, rule=p.rule, points=p.points) for p in h.penalties if p.seat == s]
                     rows.append({"": players[s], "=": computed[s], " ": " · ".join(parts)})
                 st.table(pd.DataFrame(rows).set_index(""))  # light to draw on a phone
-                if st.toggle(t("sh_fix", lang), key="fix"):
+                if _named("fix").toggle(t("sh_fix", lang), key=wk("fix")):
                     st.caption(t("sh_fix_note", lang))
                     for s in range(4):
-                        st.session_state.setdefault(f"fx{s}", computed[s])
-                        st.number_input(players[s], step=1, key=f"fx{s}")
+                        st.session_state.setdefault(wk(f"fx{s}"), computed[s])
+                        _named(f"fx{s}").number_input(players[s], step=1, key=wk(f"fx{s}"))
         if missing:
             st.warning(missing)
 
@@ -289,8 +307,8 @@ def _entry() -> None:
             row, _ = _draft()
             if row is None:
                 return
-            if st.session_state.get("fix"):
-                written = [st.session_state.get(f"fx{s}") for s in range(4)]
+            if st.session_state.get(wk("fix")):
+                written = [st.session_state.get(wk(f"fx{s}")) for s in range(4)]
                 if all(isinstance(x, int) for x in written) and written != computed:
                     row["scores"] = written
             results = list(sheet.results)
