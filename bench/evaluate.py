@@ -30,6 +30,7 @@ from typing import Any
 import analysis.evaluate.core as C
 import analysis.evaluate.expert as E
 from analysis.evaluate import DEFAULT_BUDGET, candidates, decision_of, evaluate
+from analysis.evaluate.fast import search_stats
 from analysis.game import Tile, apply, new_hand, resolve
 from analysis.players import View
 from analysis.selfplay import GameSpec, Player, play_game
@@ -90,9 +91,11 @@ def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
         return out
 
     got: dict[str, tuple[int, float, float, list]] = {}
+    searches: dict[str, Any] | None = None
     C.rollout = timed  # type: ignore[assignment]
     try:
         for model in ("python", "compiled"):
+            search_stats()  # counters from here
             spent[0] = 0.0
             n = 0
             t0 = time.process_time()
@@ -102,6 +105,8 @@ def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
                 n += sum(e.n for e in evs)
                 answers.append(min(evs, key=lambda e: e.mean).candidate.label)
             got[model] = (n, spent[0], time.process_time() - t0, answers)
+            if model == "compiled":
+                searches = search_stats()
     finally:
         C.rollout = real  # type: ignore[assignment]
     load = os.getloadavg()
@@ -113,6 +118,17 @@ def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
     print(f"compiled / python: x{(n_c / r_c) / (n_p / r_p):.1f} (rollout calls), x{(n_c / w_c) / (n_p / w_p):.1f} "
           f"(whole evaluations), same best candidate in {same} of {len(views)} decisions "
           f"(load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; target >= 20x)")
+    if searches:  # where the compiled rollout's time goes: the kernel's searches, by kind
+        sec, cnt = searches["seconds"], searches["by_kind"]
+        total = sum(sec.values())
+        parts = ", ".join(f"{WHAT[k]} {cnt[k]:,} searches {sec[k]:.2f} s ({sec[k] / total:.0%}, "
+                          f"{1e6 * sec[k] / max(cnt[k], 1):.0f} us each)" for k in WHAT)
+        print(f"compiled model: kernel searches {total:.2f} s of {r_c:.2f} s in rollout calls "
+              f"({total / r_c:.0%}; {searches['memo_hits']:,} answered by the memo): {parts}")
+
+
+WHAT = {"opening": "an unopened seat's best placing", "question": "would it open with the discard (take)",
+        "opened": "an opened seat's placing"}
 
 
 def main() -> None:

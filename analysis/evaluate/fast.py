@@ -40,6 +40,16 @@ try:  # built by setup.py; absent with ISTAKA_PURE=1 or without a C compiler
 except ImportError:  # pragma: no cover - the pure install
     COMPILED = None
 
+
+
+def search_stats() -> dict[str, Any] | None:
+    """The compiled model's counters since the last call (and reset them): searches, turns,
+    plays, memo hits, and the kernel searches by kind with their seconds: ``opening`` (an
+    unopened seat's best placing), ``question`` (would an unopened seat open with the discard:
+    the take decision), ``opened`` (an opened seat's placing). None without the compiled model."""
+    return COMPILED.stats() if COMPILED is not None else None
+
+
 WILD = 52
 MODE_PLAY, MODE_DRAW, MODE_TAKE, MODE_DISCARD_POLICY, MODE_DISCARD = 0, 1, 2, 3, 4
 EV_SHOW, EV_DECLARE, EV_DRAW, EV_TAKE, EV_RETURN, EV_OPEN, EV_MELD, EV_LAYOFF, EV_SWAP, EV_DISCARD, \
