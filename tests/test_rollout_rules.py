@@ -170,3 +170,19 @@ def test_worlds_drawn_as_codes_are_the_worlds_of_sample_world() -> None:
     for _ in range(5):
         racks, deck = core.sample_world(v, unseen, pinned, b)
         assert codes.draw(a) == pos.world(racks, deck)
+
+
+def test_the_compiled_model_counts_its_searches_by_kind() -> None:
+    """bench/evaluate.py reads these counters to say where a rollout's time goes (issue 20)."""
+    rack = "R8 R9 R10 R11 R12 R13 Y8 Y9 Y10 Y11 Y12 Y13 B10 B11 B12 R1 Y3 B5 K7 R4 K1 Y5"
+    st = position(rack=rack, sizes={1: 21, 2: 21, 3: 21}, indicator="K4", deck=30)
+    v = View.of(st, 0)
+    fast.search_stats()  # from here
+    evs = evaluate(v, candidates(v, "place"), seed=3, worlds=8, model="compiled")
+    got = fast.search_stats()
+    assert got is not None and got["plays"] == sum(e.n for e in evs)
+    kinds = got["by_kind"]
+    assert sum(kinds.values()) == got["searches"] > 0
+    assert kinds["opening"] > 0 and kinds["opened"] > 0  # the other seats open, then place
+    assert all(got["seconds"][k] > 0 for k in kinds if kinds[k])
+    assert fast.search_stats()["plays"] == 0  # read once: the counters start again
