@@ -3,15 +3,17 @@
 Reads the per-deal lines of ``istaka match --bots expert,B ... --deals-out FILE``: for every
 decision the expert acted on (take or draw, opening, discard) the evaluator's expected hand score
 of the chosen candidate (the model's value), and the seat's actual hand score (hand-end score plus
-in-game penalties) in that hand. Prints, by bins of the prediction: decisions, mean predicted,
-mean actual, the gap; once for the model's value and once through the preset's calibration curve
-(:mod:`analysis.evaluate.calibration`).
+in-game penalties) in that hand. Prints, by bins of the prediction: decisions, their share, the
+hand-seats they come from, mean predicted, mean actual, the gap with its 95% interval (the deals
+as clusters: the decisions of a deal share its outcome); once for the model's value and once
+through the preset's calibration curve (:mod:`analysis.evaluate.calibration`). Several files
+(matches on other seeds) pool. Issue 20's target: every bin holding >= 2% within 10 points.
 
 ``--fit`` fits the curve on the even-numbered deals, prints it (the literal for ``CURVES``) and
 shows both tables on the odd-numbered deals only, which the fit never saw.
 
     istaka match --bots expert,solver --variant 101 --deals 500 --seed final --deals-out m.jsonl
-    python bench/calibrate.py m.jsonl --variant 101 [--fit] [--json]
+    python bench/calibrate.py m.jsonl [m2.jsonl ...] --variant 101 [--fit] [--json]
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from analysis.evaluate.calibration import Curve, apply_curve, curve_for, fit_curve
 from analysis.game import preset
@@ -48,8 +52,23 @@ def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) 
     return pairs
 
 
-def table(pairs: Sequence[Pair], curve: Curve | None = None) -> list[dict[str, float | int | str]]:
-    rows: list[dict[str, float | int | str]] = []
+def cluster_se(xs: Sequence[tuple[float, tuple[int, int, int]]]) -> float:
+    """The standard error of the mean of ``xs`` (gaps, each with its hand-seat), the decisions of
+    one deal taken as a cluster (a hand-seat's decisions share its outcome, and the seats of a
+    deal share the hand): the cluster-robust (sandwich) estimate, k/(k-1) corrected."""
+    n = len(xs)
+    m = sum(x for x, _ in xs) / n
+    sums: dict[tuple[int, int], float] = {}
+    for x, h in xs:
+        sums[h[:2]] = sums.get(h[:2], 0.0) + x - m
+    k = len(sums)
+    if k < 2:
+        return math.inf
+    return math.sqrt(sum(v * v for v in sums.values()) * k / (k - 1)) / n
+
+
+def table(pairs: Sequence[Pair], curve: Curve | None = None) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     mapped = [(apply_curve(curve, p), y, h) for p, y, h in pairs]
     for lo, hi in itertools.pairwise(BINS):
         sel = [(p, y, h) for p, y, h in mapped if lo < p <= hi]
@@ -57,21 +76,24 @@ def table(pairs: Sequence[Pair], curve: Curve | None = None) -> list[dict[str, f
             continue
         mp = sum(p for p, _, _ in sel) / len(sel)
         my = sum(y for _, y, _ in sel) / len(sel)
+        se = cluster_se([(y - p, h) for p, y, h in sel])
         rows.append({"bin": f"({lo}, {hi}]", "decisions": len(sel), "share": round(len(sel) / len(mapped), 4),
                      "hands": len({h for _, _, h in sel}),
-                     "predicted": round(mp, 1), "actual": round(my, 1), "gap": round(my - mp, 1)})
+                     "predicted": round(mp, 1), "actual": round(my, 1), "gap": round(my - mp, 1),
+                     "ci": [round(my - mp - 1.96 * se, 1), round(my - mp + 1.96 * se, 1)]})
     return rows
 
 
-def show(title: str, rows: list[dict[str, float | int | str]]) -> None:
+def show(title: str, rows: list[dict[str, Any]]) -> None:
     worst = max((abs(float(r["gap"])) for r in rows), default=0.0)
     held = max((abs(float(r["gap"])) for r in rows if float(r["share"]) >= SHARE), default=0.0)
     print(f"{title} (largest gap {worst:.1f}; {held:.1f} in the bins holding >= {SHARE:.0%} of the decisions)")
     print(f"{'predicted bin':>16} {'decisions':>9} {'share':>6} {'hand-seats':>10} {'predicted':>9} {'actual':>8} "
-          f"{'gap':>7}")
+          f"{'gap':>7}  95% CI (deals as clusters)")
     for r in rows:
+        lo, hi = r["ci"]  # type: ignore[misc]
         print(f"{r['bin']:>16} {r['decisions']:>9} {float(r['share']):>6.1%} {r['hands']:>10} {r['predicted']:>9} "
-              f"{r['actual']:>8} {r['gap']:>+7}")
+              f"{r['actual']:>8} {r['gap']:>+7}  [{lo:+.1f}, {hi:+.1f}]")
 
 
 def main() -> None:
