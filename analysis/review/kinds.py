@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analysis.evaluate import Candidate, place_candidate
-from analysis.evaluate.plans import MAX_SUBSETS, held_back
-from analysis.game import HandState, IllegalMove, apply
+from analysis.evaluate.plans import MAX_SUBSETS, held_back, state_after
+from analysis.game import HandState
 from analysis.players import View
 
 
@@ -38,9 +38,8 @@ def declare_candidates(view: View, plain: Sequence[Candidate]) -> list[Candidate
         return []
     dec = {"type": "declare", "seat": seat, "what": "pairs"}
     out = [place_candidate((dec,), "declare")]
-    try:
-        after = apply(st, dec)
-    except (IllegalMove, ValueError):
+    after = state_after(st, (dec,))
+    if after is None:
         return []
     from analysis.evaluate import candidates
 
@@ -58,9 +57,7 @@ def show_candidates(state: HandState, seat: int) -> list[Candidate] | None:
     if state.indicator not in state.racks[seat]:
         return None
     ev = {"type": "show", "seat": seat, "tile": str(state.indicator)}
-    try:
-        apply(state, ev)
-    except (IllegalMove, ValueError):
+    if state_after(state, (ev,)) is None:
         return None
     return [Candidate("show", (), "no show"), Candidate("show", (ev,), "show")]
 
