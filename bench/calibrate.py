@@ -91,7 +91,7 @@ def show(title: str, rows: list[dict[str, Any]]) -> None:
     print(f"{'predicted bin':>16} {'decisions':>9} {'share':>6} {'hand-seats':>10} {'predicted':>9} {'actual':>8} "
           f"{'gap':>7}  95% CI (deals as clusters)")
     for r in rows:
-        lo, hi = r["ci"]  # type: ignore[misc]
+        lo, hi = r["ci"]
         print(f"{r['bin']:>16} {r['decisions']:>9} {float(r['share']):>6.1%} {r['hands']:>10} {r['predicted']:>9} "
               f"{r['actual']:>8} {r['gap']:>+7}  [{lo:+.1f}, {hi:+.1f}]")
 

@@ -79,6 +79,10 @@ def _game(bot: str, seed: str) -> tuple[Any, float]:
     return rec, time.process_time() - t0
 
 
+WHAT = {"opening": "an unopened seat's best placing", "question": "would it open with the discard (take)",
+        "opened": "an opened seat's placing"}  # the compiled model's kinds of kernel search
+
+
 def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
     """Rollouts per CPU-second of the Python and the compiled model on the same worlds."""
     real = C.rollout
@@ -125,10 +129,6 @@ def rollout_speed(views: list[tuple[View, str]], worlds: int) -> None:
                           f"{1e6 * sec[k] / max(cnt[k], 1):.0f} us each)" for k in WHAT)
         print(f"compiled model: kernel searches {total:.2f} s of {r_c:.2f} s in rollout calls "
               f"({total / r_c:.0%}; {searches['memo_hits']:,} answered by the memo): {parts}")
-
-
-WHAT = {"opening": "an unopened seat's best placing", "question": "would it open with the discard (take)",
-        "opened": "an opened seat's placing"}
 
 
 def main() -> None:

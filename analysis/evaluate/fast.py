@@ -41,7 +41,6 @@ except ImportError:  # pragma: no cover - the pure install
     COMPILED = None
 
 
-
 def search_stats() -> dict[str, Any] | None:
     """The compiled model's counters since the last call (and reset them): searches, turns,
     plays, memo hits, and the kernel searches by kind with their seconds: ``opening`` (an

@@ -357,12 +357,10 @@ static void c_plan(Search *S, Plan *pl)
     }
 }
 
-/* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
- * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
 /* Counters for bench/evaluate.py (stats()): the kernel searches by kind, and the time spent in them
  * (monotonic clock, read twice a search: a few per cent of a search's cost) */
 enum { SK_OPENING, SK_QUESTION, SK_OPENED, NSK };
-static long n_search, n_turns, n_plays, n_hits, sk_n[NSK];
+static long n_turns, n_plays, n_hits, sk_n[NSK];
 static int64_t sk_ns[NSK];
 
 static int64_t now_ns(void)
@@ -388,10 +386,11 @@ static int c_search_raw(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_
     return rc;
 }
 
+/* The best placement of counts ``cnt`` (52 faces) with W okeys, table slots where ``slots``
+ * (lay-offs, L1-L3), a required face ``req`` (P2). 0 and *pl filled, or -1 (nothing / req). */
 static int c_search_raw0(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
                          int64_t floor, int first)
 {
-    n_search++;
     Search *S = &SS;
     memset(pl, 0, sizeof *pl);
     memcpy(S->counts, cnt, 52);
@@ -1661,12 +1660,12 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
 {
     (void)self;
     (void)args;
-    PyObject *o = Py_BuildValue("{s:l,s:l,s:l,s:l,s:{s:l,s:l,s:l},s:{s:d,s:d,s:d}}", "searches", n_search, "turns",
+    PyObject *o = Py_BuildValue("{s:l,s:l,s:l,s:l,s:{s:l,s:l,s:l},s:{s:d,s:d,s:d}}", "searches", sk_n[SK_OPENING] + sk_n[SK_QUESTION] + sk_n[SK_OPENED], "turns",
                                 n_turns, "plays", n_plays, "memo_hits", n_hits, "by_kind", "opening", sk_n[SK_OPENING],
                                 "question", sk_n[SK_QUESTION], "opened", sk_n[SK_OPENED], "seconds", "opening",
                                 sk_ns[SK_OPENING] / 1e9, "question", sk_ns[SK_QUESTION] / 1e9, "opened",
                                 sk_ns[SK_OPENED] / 1e9);
-    n_search = n_turns = n_plays = n_hits = 0;
+    n_turns = n_plays = n_hits = 0;
     memset(sk_n, 0, sizeof sk_n);
     memset(sk_ns, 0, sizeof sk_ns);
     return o;
