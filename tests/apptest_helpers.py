@@ -34,3 +34,11 @@ def after_jobs(at: AppTest, timeout: float = 120) -> AppTest:
     assert jobs.QUEUE.wait_idle(timeout), "the dashboard's job queue did not finish"
     at.run()
     return ok(at)
+
+
+def sheet_key(at: AppTest, name: str) -> str:
+    """The key of the score sheet's widget ``name`` in the round being entered (each round has its
+    own widgets: dashboard.state.sheet_data.round_key)."""
+    from dashboard.state.sheet_data import ROUND, round_key
+
+    return round_key(name, at.session_state[ROUND])

@@ -24,7 +24,6 @@ from dashboard.board import game_rules
 from dashboard.state import access, jobs, uploads
 from dashboard.words import graph_words, i18n, notes_words, pricing_words, record_words, retry_words, rule_links, seatview_words, sheet_strings, study_words
 from dashboard.state import review_data as rv
-from dashboard.state.sheet_data import ROUND, round_key
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "dashboard" / "app.py")
@@ -232,11 +231,9 @@ def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("ISTAKA_DB", str(_sheet_db(db) if page == "sheet" else db))
     at = ui.open_page(AppTest.from_file(APP, default_timeout=90), page, lang=lang, **PAGES[page])
     if page == "sheet":  # a finisher picked: every seat's controls, the engine's row, the penalties
-        def key(name: str) -> str:  # the key of the round's widget
-            return round_key(name, at.session_state[ROUND])
-        next(w for w in at.button_group if w.key == key("fin")).set_value("1").run()
-        at.number_input(key=key("left0")).set_value(20).run()
-        next(w for w in at.button_group if w.key == key("pen0")).set_value(["X3"]).run()
+        next(w for w in at.button_group if w.key == ui.sheet_key(at, "fin")).set_value("1").run()
+        at.number_input(key=ui.sheet_key(at, "left0")).set_value(20).run()
+        next(w for w in at.button_group if w.key == ui.sheet_key(at, "pen0")).set_value(["X3"]).run()
     if page == "replay":
         at.button(key="b_last").click().run()  # the hand's end: the score table and the finish lines
     if page == "games":

@@ -16,7 +16,6 @@ from streamlit.testing.v1 import AppTest
 
 from analysis import store
 from analysis.store import sheets
-from dashboard.state.sheet_data import ROUND, round_key
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 
@@ -40,11 +39,6 @@ def _seg(at: AppTest, key: str) -> Any:
     return next(w for w in at.button_group if w.key == key)
 
 
-def _k(at: AppTest, name: str) -> str:
-    """The key of the widget ``name`` of the round being entered."""
-    return round_key(name, at.session_state[ROUND])
-
-
 def _start(at: AppTest, names: list[str], teams: bool = False, variant: str = "101", hands: int = 11) -> str:
     ui.open_page(at, "sheet")
     if teams:
@@ -61,15 +55,15 @@ def _start(at: AppTest, names: list[str], teams: bool = False, variant: str = "1
 
 def _round(at: AppTest, fin: str, opened: dict[int, str], left: dict[int, int], kinds: list[str] = (),  # type: ignore[assignment]
            pens: dict[int, list[str]] | None = None) -> None:
-    _seg(at, _k(at, "fin")).set_value(fin).run()
+    _seg(at, ui.sheet_key(at, "fin")).set_value(fin).run()
     if kinds:
-        _seg(at, _k(at, "kinds")).set_value(list(kinds)).run()
+        _seg(at, ui.sheet_key(at, "kinds")).set_value(list(kinds)).run()
     for s, o in opened.items():
-        _seg(at, _k(at, f"op{s}")).set_value(o).run()
+        _seg(at, ui.sheet_key(at, f"op{s}")).set_value(o).run()
     for s, v in left.items():
-        at.number_input(key=_k(at, f"left{s}")).set_value(v).run()
+        at.number_input(key=ui.sheet_key(at, f"left{s}")).set_value(v).run()
     for s, rules in (pens or {}).items():
-        _seg(at, _k(at, f"pen{s}")).set_value(rules).run()
+        _seg(at, ui.sheet_key(at, f"pen{s}")).set_value(rules).run()
     ui.ok(at)
 
 
@@ -119,7 +113,7 @@ def test_a_tap_from_a_page_still_showing_the_saved_round_does_not_reach_the_next
     at._run(tap)
     ui.ok(at)
     assert len(_stored(db, game)[1]) == 1
-    assert _seg(at, _k(at, "fin")).value is None  # the tap went to a widget that is gone: tap again
+    assert _seg(at, ui.sheet_key(at, "fin")).value is None  # the tap went to a widget that is gone: tap again
     _round(at, "3", {0: "points", 1: "points", 2: "points"}, {0: 1, 1: 2, 2: 3})
     assert _preview(at) == [1, 2, 3, -101]  # a normal finish: nothing of the last round's okey
 
@@ -127,7 +121,7 @@ def test_a_tap_from_a_page_still_showing_the_saved_round_does_not_reach_the_next
 def test_missing_values_are_named_with_their_rule_and_block_the_save_E5(db: Path) -> None:
     at = AppTest.from_file(APP, default_timeout=60)
     _start(at, ["A", "B", "C", "D"])
-    _seg(at, _k(at, "fin")).set_value("0").run()  # everybody is taken as opened by points: values missing
+    _seg(at, ui.sheet_key(at, "fin")).set_value("0").run()  # everybody is taken as opened by points: values missing
     assert any("E5" in w.value for w in at.warning)
     assert at.button(key="save").disabled
 
