@@ -9,11 +9,14 @@ as clusters: the decisions of a deal share its outcome); once for the model's va
 through the preset's calibration curve (:mod:`analysis.evaluate.calibration`). Several files
 (matches on other seeds) pool. Issue 20's target: every bin holding >= 2% within 10 points.
 
-``--fit`` fits the curve on the even-numbered deals, prints it (the literal for ``CURVES``) and
-shows both tables on the odd-numbered deals only, which the fit never saw.
+``--fit`` fits a curve on the even-numbered deals, prints it (the literal for ``CURVES``) and
+shows both tables on the odd-numbered deals only, which the fit never saw. ``--fit --cross`` on
+several files (matches on other seeds) checks each file through a curve fitted on the others and
+shows the tables of all of them pooled, then prints the curve fitted on every file: how an
+installed curve is made and checked.
 
     istaka match --bots expert,solver --variant 101 --deals 500 --seed final --deals-out m.jsonl
-    python bench/calibrate.py m.jsonl [m2.jsonl ...] --variant 101 [--fit] [--json]
+    python bench/calibrate.py m.jsonl [m2.jsonl ...] --variant 101 [--fit [--cross] [--knots K]] [--json]
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.evaluate.calibration import Curve, apply_curve, curve_for, fit_curve
+from analysis.evaluate.calibration import KNOTS, Curve, apply_curve, curve_for, fit_curve
 from analysis.game import preset
 
 BINS = (-1000, -50, 0, 25, 50, 100, 150, 250, 10_000)
@@ -101,26 +104,45 @@ def main() -> None:
     ap.add_argument("files", nargs="+", help="istaka match --deals-out files")
     ap.add_argument("--variant", default="101", help="the matches' preset (its calibration curve)")
     ap.add_argument("--fit", action="store_true", help="fit the curve on even deals, check it on odd ones")
+    ap.add_argument("--cross", action="store_true", help="with --fit: check each file through a curve fitted on "
+                    "the others, then fit on all")
+    ap.add_argument("--knots", type=int, default=KNOTS, help="with --fit: the fit's equal-count chunks")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    if a.fit:
-        curve = fit_curve([(p, float(y)) for p, y, _ in read(a.files, lambda d: d % 2 == 0)])
-        test = read(a.files, lambda d: d % 2 == 1)
+    if a.cross and (not a.fit or len(a.files) < 2):
+        ap.error("--cross needs --fit and at least two files")
+    test = read(a.files)
+    if a.cross:
+        curve = _fit(test, a.knots)
+        others = [_fit(read([f for f in a.files if f != path]), a.knots) for path in a.files]
+        cal = table([(apply_curve(others[h[0]], p), y, h) for p, y, h in test])
     else:
-        curve = curve_for(preset(a.variant))
-        test = read(a.files)
-    raw, cal = table(test), table(test, curve)
+        if a.fit:
+            curve = _fit(read(a.files, lambda d: d % 2 == 0), a.knots)
+            test = read(a.files, lambda d: d % 2 == 1)
+        else:
+            curve = curve_for(preset(a.variant))
+        cal = table(test, curve)
+    raw = table(test)
     if a.json:
         print(json.dumps({"decisions": len(test), "curve": curve, "model": raw, "calibrated": cal}))
         return
-    if a.fit:
-        print(f'fitted on the even deals: "{a.variant}": {curve!r},')
+    if a.cross:
+        print(f'fitted on every file ({a.knots} chunks): "{a.variant}": {curve!r},')
+        print(f"checked file by file, each through a curve fitted on the others: {len(test)} evaluated decisions")
+    elif a.fit:
+        print(f'fitted on the even deals ({a.knots} chunks): "{a.variant}": {curve!r},')
         print(f"checked on the odd deals: {len(test)} evaluated decisions")
     else:
         print(f"{len(test)} evaluated decisions")
     show("the model's value", raw)
     if curve:
-        show(f"through the {a.variant} calibration curve", cal)
+        show("through curves fitted on the other files" if a.cross else f"through the {a.variant} calibration curve",
+             cal)
+
+
+def _fit(pairs: Sequence[Pair], knots: int) -> Curve:
+    return fit_curve([(p, float(y)) for p, y, _ in pairs], knots)
 
 
 if __name__ == "__main__":

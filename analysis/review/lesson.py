@@ -193,8 +193,8 @@ def sentence(c: Choice, lang: str = "en") -> str:
 
 def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
     """Per seat, the hand score the evaluator expected at the seat's first graded decision of the
-    hand, through the preset's calibration curve where one is fitted (none is: the model's value
-    is checked against the expert's results; :mod:`analysis.evaluate.calibration`)."""
+    hand, through the preset's calibration curve where one is fitted (``101`` and ``51``: the
+    model's value is too pessimistic in one bin each; :mod:`analysis.evaluate.calibration`)."""
     out: list[float | None] = [None] * 4
     for d in h.decisions:
         graded = [c for c in d.choices if c.graded]
