@@ -36,6 +36,14 @@ def after_jobs(at: AppTest, timeout: float = 120) -> AppTest:
     return ok(at)
 
 
+def step_widget(at: AppTest, kind: str, name: str) -> Any:
+    """The recorder's play-phase widget ``name`` (``rec_mode``, ``rec_build_in``, ``rec_layoff_on``)
+    at the present step: its key changes with each event (dashboard.state.recordings.step_key)."""
+    found = [w for w in getattr(at, kind) if w.key and w.key.startswith(f"{name}~")]
+    assert len(found) == 1, (name, [w.key for w in getattr(at, kind)])
+    return found[0]
+
+
 def sheet_key(at: AppTest, name: str) -> str:
     """The key of the score sheet's widget ``name`` in the round being entered (each round has its
     own widgets: dashboard.state.sheet_data.round_key)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import apptest_helpers as ui
 import pytest
 import seatview_cases as SC
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
 from analysis import store
@@ -43,10 +44,10 @@ def _turn(at: AppTest) -> tuple[int, str]:
 
 
 def _build(at: AppTest, text: str, button: str) -> AppTest:
-    at.segmented_control(key="rec_mode").set_value("build").run()
-    at.text_input(key="rec_build_in").input(text).run()
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
+    ui.step_widget(at, "text_input", "rec_build_in").input(text).run()
     _click(at, button)
-    at.segmented_control(key="rec_mode").set_value("discard").run()
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("discard").run()
     return ui.ok(at)
 
 
@@ -105,6 +106,41 @@ def test_record_a_hand_by_taps_with_a_refusal_undo_and_a_reload_then_save_and_re
     assert seats == {0}
 
 
+def test_a_tile_tapped_from_the_page_before_an_opening_is_the_discard_not_more_build_text(db: Path) -> None:
+    """On a slow server the page can still show the build box when the next tap goes: the browser
+    then sends that page's mode ("builds") and build text with it. The recorder must take the tap
+    as what the page now says it is, the discard after the opening, and not put the opened melds'
+    text back in the box with the tile added."""
+    at = _open(lang="tr")
+    _click(at, "rec_start")
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A[:-1])).run()
+    _click(at, "rec_apply")
+    _click(at, "pk_Y9")
+    _click(at, "rec_deal_done")
+    _click(at, "pk_Y9")
+    _click(at, "rec_drew")
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
+    ui.step_widget(at, "text_input", "rec_build_in").input("Y10 Y11 Y12 Y13 | B9 B10 B11 B12 B13").run()
+    at.button(key="rec_melds").click()
+    sent = at._tree.get_widget_states()  # what the browser sends with the tap on "open"
+    at.run()
+    ui.ok(at)
+    assert _turn(at) == (1, "play") and ui.step_widget(at, "segmented_control", "rec_mode").value == "discard"
+    tap = WidgetStates()  # K13 tapped on the page that still shows the build box and its text
+    tap.widgets.extend(w for w in sent.widgets if not w.HasField("trigger_value"))
+    k13 = tap.widgets.add()
+    k13.id = at.button(key="pk_K13").id
+    k13.trigger_value = True
+    at._run(tap)
+    ui.ok(at)
+    assert _turn(at) == (2, "draw")  # the tap was seat 1's discard (the only way on from its play)
+    assert not [w for w in at.text_input if str(w.key).startswith("rec_build_in")]
+    _click(at, "rec_drew")  # the next play: the build box starts empty, nothing of the old text
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
+    assert ui.step_widget(at, "text_input", "rec_build_in").value == ""
+
+
 def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:
     at = _open(lang="en")
     assert any("Record the game" in x.value for x in at.title)
@@ -144,9 +180,9 @@ def test_record_take_return_layoff_and_takeback(db: Path) -> None:
     _click(at, "pk_R1")
     assert _turn(at) == (1, "draw")
     _click(at, "rec_drew")
-    at.segmented_control(key="rec_mode").set_value("build").run()
-    at.text_input(key="rec_build_in").input("Y9").run()
-    assert at.segmented_control(key="rec_layoff_on").value == 0  # the run Y10-Y13
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
+    ui.step_widget(at, "text_input", "rec_build_in").input("Y9").run()
+    assert ui.step_widget(at, "segmented_control", "rec_layoff_on").value == 0  # the run Y10-Y13
     _click(at, "rec_layoff")
     assert "9 10 11 12 13" in ui.html(at) or 'data-tile="Y9"' in ui.html(at)
     _click(at, "rec_takeback")
@@ -257,11 +293,11 @@ def test_declare_pairs_where_the_preset_asks_for_it_o10(db: Path) -> None:
     _click(at, "pk_Y9")
     _click(at, "rec_drew")
     pairs = "Y10 Y10 | Y11 Y11 | Y12 Y12 | Y13 Y13 | K9 K9"
-    at.segmented_control(key="rec_mode").set_value("build").run()
-    at.text_input(key="rec_build_in").input(pairs).run()
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
+    ui.step_widget(at, "text_input", "rec_build_in").input(pairs).run()
     _click(at, "rec_pairs")  # not declared: refused
     assert any("O10" in e.value for e in at.error)
-    at.segmented_control(key="rec_mode").set_value("discard").run()
+    ui.step_widget(at, "segmented_control", "rec_mode").set_value("discard").run()
     _click(at, "rec_declare")
     assert any("Declared pairs: Right" in c.value for c in at.caption)
     _build(at, pairs, "rec_pairs")

@@ -105,6 +105,18 @@ def remove(db: str, rid: str) -> None:
         (folder(db) / f"{rid}.json").unlink(missing_ok=True)
 
 
+STEP_KEYS = ("rec_mode", "rec_build_in", "rec_layoff_on")  # the play phase's widgets, new at each event
+
+
+def step_key(name: str, rec: Recording) -> str:
+    """The key of the play phase's widget ``name`` at the recording's present step (its hand and
+    the events recorded in it). Each event gives these widgets new keys: a tap sent from a page
+    still showing the step before (a slow server, a quick tap after "open") carries that page's
+    build text and mode, which then belong to widgets that are gone; the tap itself still counts
+    (a tile tapped after an opening is its discard, not a tile added to the old build text)."""
+    return f"{name}~{rec.hand}.{len(rec.events)}"
+
+
 def log_text(rec: Recording, *, unfinished: bool = True) -> str:
     return "".join(dumps(e) + "\n" for e in rec.log_events(unfinished=unfinished))
 

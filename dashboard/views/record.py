@@ -181,9 +181,11 @@ def _deal_view(rec: Recording) -> None:
     known = [rec.view] if rec.view is not None else [0, 1, 2, 3]
     target = st.session_state.get("rec_target", known[0])
     if target not in known:
+        st.session_state.pop("rec_target", None)
         target = known[0]
-    if rec.view is None:
-        target = st.segmented_control(t("rec_rack_of", lang), known, key="rec_target", default=target,
+    if rec.view is None:  # a value set in the session state is the default (no second one: Streamlit warns)
+        target = st.segmented_control(t("rec_rack_of", lang), known, key="rec_target",
+                                      default=None if "rec_target" in st.session_state else target,
                                       format_func=lambda s: f"{s}: {names[s]}") or known[0]
 
     def _tap(tile: str) -> None:
@@ -260,7 +262,6 @@ def _next(r: Recording) -> None:
     r.next_hand()
     for s in range(4):  # the next hand's inputs start from its own computed scores
         st.session_state.pop(f"rec_score_{s}", None)
-    st.session_state.pop("rec_mode", None)
     st.session_state["rec_target"] = r.view if r.view is not None else r.starter
 
 
@@ -354,39 +355,41 @@ def _hand_view(rec: Recording) -> None:
         return
 
     # play: a tap discards, or builds a per / çift
-    mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key="rec_mode", default="discard",
-                                required=True, format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
+    # this step's widgets (recordings.step_key): an event gives them new keys, so after an opening
+    # or a lay-off the mode is "discard" again (the next tap is the discard: one click saved), the
+    # build text is empty and the lay-off goes onto the first meld
+    k_mode, k_text, k_on = (recordings.step_key(n, rec) for n in recordings.STEP_KEYS)
+    for key in [k for k in st.session_state if str(k).startswith(tuple(f"{n}~" for n in recordings.STEP_KEYS))]:
+        if key not in (k_mode, k_text, k_on):
+            del st.session_state[key]  # an earlier step's (an undo must not bring its text back)
+    with st.container(key="rec_mode"):
+        mode = st.segmented_control(t("rec_mode", lang), ["discard", "build"], key=k_mode, default="discard",
+                                    required=True, format_func=lambda m: t(f"rec_mode_{m}", lang)) or "discard"
 
     def _tap_play(tile: str) -> None:
-        if st.session_state.get("rec_mode", "discard") == "build":
-            cur = st.session_state.get("rec_build_in", "").rstrip()
-            st.session_state["rec_build_in"] = (cur + " " + tile).strip()
+        if st.session_state.get(k_mode, "discard") == "build":
+            cur = st.session_state.get(k_text, "").rstrip()
+            st.session_state[k_text] = (cur + " " + tile).strip()
         else:
             _add({"type": "discard", "seat": seat, "tile": tile})
 
     def _place(kind: str, field: str) -> None:
         def go(r: Recording) -> None:
-            groups = parse_groups(st.session_state.get("rec_build_in", ""))
-            r.add({"type": kind, "seat": seat, field: groups})
-            st.session_state["rec_build_in"] = ""
-            st.session_state["rec_mode"] = "discard"  # the next tap is the discard: one click saved
+            r.add({"type": kind, "seat": seat, field: parse_groups(st.session_state.get(k_text, ""))})
         _change(go)
 
     def _layoff(kind: str) -> None:
         def go(r: Recording) -> None:
-            groups = parse_groups(st.session_state.get("rec_build_in", ""))
-            r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get("rec_layoff_on") or 0),
+            groups = parse_groups(st.session_state.get(k_text, ""))
+            r.add({"type": kind, "seat": seat, "meld": int(st.session_state.get(k_on) or 0),
                    "tiles": [x for g in groups for x in g]})
-            st.session_state["rec_build_in"] = ""
-            st.session_state["rec_mode"] = "discard"
-            st.session_state.pop("rec_layoff_on", None)  # back to the first meld
         _change(go)
 
     def _next_group() -> None:
-        st.session_state["rec_build_in"] = st.session_state.get("rec_build_in", "").rstrip() + " |"
+        st.session_state[k_text] = st.session_state.get(k_text, "").rstrip() + " |"
 
     def _clear() -> None:
-        st.session_state["rec_build_in"] = ""
+        st.session_state[k_text] = ""
 
     st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
     _picker(_tap_play)
@@ -399,7 +402,8 @@ def _hand_view(rec: Recording) -> None:
                     args=({"type": "takeback", "seat": seat},))
     b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
     if mode == "build":
-        st.text_input(t("rec_build_text", lang), key="rec_build_in")
+        with st.container(key="rec_build_in"):
+            st.text_input(t("rec_build_text", lang), key=k_text)
         c = st.columns(6)
         c[0].button(t("rec_next_group", lang), key="rec_next_group", on_click=_next_group)
         opened = state.opened[seat] is not None
@@ -409,8 +413,9 @@ def _hand_view(rec: Recording) -> None:
                     on_click=_place, args=("open" if not opened else "meld", "pairs"))
         melds = [m for m in state.table if m is not None]
         if melds:  # the table melds as they stand are drawn above; one tap picks the target
-            st.segmented_control(t("rec_layoff_on", lang), [m.index for m in melds], key="rec_layoff_on",
-                                 default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
+            with st.container(key="rec_layoff_on"):
+                st.segmented_control(t("rec_layoff_on", lang), [m.index for m in melds], key=k_on,
+                                     default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
             c[3].button(t("rec_layoff", lang), key="rec_layoff", on_click=_layoff, args=("layoff",))
             c[4].button(t("rec_swap", lang), key="rec_swap", on_click=_layoff, args=("swap",))
         st.button(t("rec_clear", lang), key="rec_clear", on_click=_clear)
