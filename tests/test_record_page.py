@@ -139,6 +139,7 @@ def test_a_tile_tapped_from_the_page_before_an_opening_is_the_discard_not_more_b
     _click(at, "rec_drew")  # the next play: the build box starts empty, nothing of the old text
     ui.step_widget(at, "segmented_control", "rec_mode").set_value("build").run()
     assert ui.step_widget(at, "text_input", "rec_build_in").value == ""
+    assert "**Kurulan:**" in [m.value for m in at.markdown]  # bold (no space before the closing **)
 
 
 def test_record_setup_in_english_and_all_racks_mode(db: Path) -> None:

@@ -37,7 +37,11 @@ st.title(t("rec_title", lang))
 st.caption(t("rec_intro", lang))
 st.html("<style>" + "".join(f".st-key-picker_{c} button p{{color:{v};font-weight:700}}" for c, v in
                             (("R", "#c62828"), ("Y", "#b26a00"), ("B", "#1565c0"), ("K", "#212121")))
-        + ".rec-pad{min-width:1px}</style>")
+        + ".rec-pad{min-width:1px}"
+        # a phone: 14 tiles a row in ~360 px, so no padding, a narrow gap and a smaller number
+        + "@media (max-width:640px){[class*='st-key-picker_']{gap:2px}"
+        + "[class*='st-key-picker_'] button{padding:0;min-width:0}"
+        + "[class*='st-key-picker_'] button p{font-size:13px}}</style>")
 MSG = "_rec_msg"
 SAVED = "_rec_saved"
 
@@ -391,7 +395,7 @@ def _hand_view(rec: Recording) -> None:
     def _clear() -> None:
         st.session_state[k_text] = ""
 
-    st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text=''))}**")
+    st.markdown(f"**{esc(t('rec_tap_discard', lang) if mode == 'discard' else t('rec_build', lang, text='').strip())}**")
     _picker(_tap_play)
     b = st.columns(4)
     if top is None and state.took is not None:
