@@ -12,6 +12,7 @@ from analysis.game import PRESETS
 from analysis.game import COLOURS, FACES, Tile, full_set, okey_of
 from dashboard.state import data, lab, url_state
 from dashboard.words.i18n import t
+from dashboard.board.picker import picker_style, tile_picker
 from dashboard.board.replay_view import opening_html
 from dashboard.words.rule_links import link_rules
 from dashboard.board.tiles_view import esc, md_text, rack_html, tile_html
@@ -20,7 +21,6 @@ lang = data.lang()
 st.title(t("lab_title", lang))
 
 FACE_NAMES = [str(f) for f in FACES]
-LABEL_COLOUR = {"R": "red", "Y": "orange", "B": "blue", "K": "gray"}
 ROW_NAME = {"R": "pick_red", "Y": "pick_yellow", "B": "pick_blue", "K": "pick_black"}
 
 
@@ -70,15 +70,8 @@ b[2].button(t("lab_random", lang), key="lab_random", on_click=_random, type="pri
 indicator = Tile.parse(ind_text)
 okey = okey_of(indicator)
 with st.expander(t("lab_picker", lang), expanded=False):
-    for colour in COLOURS:  # each row on its own tint and named, so red and yellow differ at a glance
-        with st.container(key=f"picker_{colour}"):
-            st.caption(t(ROW_NAME[colour], lang))
-            cols = st.columns(14)
-        for n in range(1, 14):
-            cols[n - 1].button(f":{LABEL_COLOUR[colour]}[**{n}**]", key=f"pick_{colour}{n}", on_click=_add,
-                               args=(f"{colour}{n}",), width="stretch")
-        if colour == "R":
-            cols[13].button("☘ J", key="pick_J", on_click=_add, args=("J",), width="stretch")
+    picker_style()  # each row on its own tint and named, so red and yellow differ at a glance
+    tile_picker(_add, "pick", captions={c: t(ROW_NAME[c], lang) for c in COLOURS})
 
 parsed = lab.parse_rack(_rack_text(), indicator, rules.dealt_starter)
 if parsed.error:

@@ -22,12 +22,13 @@ from typing import Any
 
 import streamlit as st
 
-from analysis.game import COLOURS, PRESETS, Tile
+from analysis.game import PRESETS, Tile
 from analysis.game.record import Recording, RecordError, parse_groups
 from dashboard.state import data, recordings, url_state
 from dashboard.words.i18n import t as tm
 from dashboard.words.record_words import t
 from dashboard.words.rule_links import link_rules
+from dashboard.board.picker import picker_style, tile_picker
 from dashboard.board.replay_view import describe
 from dashboard.board.tiles_view import esc, md_text, rack_html, table_html, tile_html
 
@@ -35,13 +36,7 @@ lang = data.lang()
 DB = data.db_file()
 st.title(t("rec_title", lang))
 st.caption(t("rec_intro", lang))
-st.html("<style>" + "".join(f".st-key-picker_{c} button p{{color:{v};font-weight:700}}" for c, v in
-                            (("R", "#c62828"), ("Y", "#b26a00"), ("B", "#1565c0"), ("K", "#212121")))
-        + ".rec-pad{min-width:1px}"
-        # a phone: 14 tiles a row in ~360 px, so no padding, a narrow gap and a smaller number
-        + "@media (max-width:640px){[class*='st-key-picker_']{gap:2px}"
-        + "[class*='st-key-picker_'] button{padding:0;min-width:0}"
-        + "[class*='st-key-picker_'] button p{font-size:13px}}</style>")
+picker_style()
 MSG = "_rec_msg"
 SAVED = "_rec_saved"
 
@@ -129,22 +124,10 @@ def _undo(r: Recording) -> None:
 
 
 def _picker(on_tap: Any, key: str = "pk", jokers: bool = True, disabled: bool = False) -> None:
-    """The 4×13 tile picker (and the false okey): one tap calls ``on_tap(tile)``. Each colour is
-    one horizontal row of plain-text buttons, coloured by the page's style (no 14 columns and no
-    Markdown label per tile: the browser redraws 60 fewer blocks a tap). The deal, draws and
-    discards share one picker at one place on the page (greyed when a hidden seat draws), so a
-    tap changes its buttons' callbacks, never the buttons: the browser keeps them."""
-    for colour in COLOURS:
-        with st.container(key=f"picker_{colour}", horizontal=True, wrap=False, gap="small"):
-            for n in range(1, 14):
-                st.button(str(n), key=f"{key}_{colour}{n}", on_click=on_tap, args=(f"{colour}{n}",),
-                          width="stretch", disabled=disabled)
-            if jokers:
-                if colour == "R":
-                    st.button("☘ J", key=f"{key}_J", on_click=on_tap, args=("J",), width="stretch",
-                              disabled=disabled)
-                else:  # the rows stay aligned under the false okey's place
-                    st.html('<div class="rec-pad"></div>', width="stretch")
+    """The tile picker (dashboard.board.picker). The deal, draws and discards share one picker at
+    one place on the page (greyed when a hidden seat draws), so a tap changes its buttons'
+    callbacks, never the buttons: the browser keeps them."""
+    tile_picker(on_tap, key, jokers=jokers, disabled=disabled)
 
 
 def _totals(rec: Recording) -> None:
