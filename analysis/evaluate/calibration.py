@@ -20,9 +20,10 @@ rule), while the expert searches each of those decisions again over ~100 worlds,
 position where the seat still has choices to make the expert scores better than the model says.
 Checked file by file (each match through a curve fitted on the other two, ``bench/calibrate.py
 --fit --cross``), the curves put every bin holding 2% of the decisions within 2.7 points
-(``101``) and 0.9 (``51``); on a fourth match fitted on nothing, within 5.1 and 3.7. ``101-classic`` is within 4.5 points in every such bin without one
-(README, *Expert*). A rule set other than a plain preset keeps the model's value: its scale
-differs (partner games count the team).
+(``101``) and 0.9 (``51``); on a fourth match fitted on nothing, within 5.1 and 3.7.
+``101-classic`` is within 4.5 points in every such bin without one (README, *Expert*). A rule set
+other than a plain preset keeps the model's value: its scale differs (partner games count the
+team).
 """
 
 from __future__ import annotations
