@@ -111,10 +111,10 @@ def main() -> None:
     a = ap.parse_args()
     if a.cross and (not a.fit or len(a.files) < 2):
         ap.error("--cross needs --fit and at least two files")
-    test = read(a.files)
-    if a.cross:
+    if a.cross:  # each file through a curve fitted on the others' decisions (h[0]: the file)
+        test = read(a.files)
         curve = _fit(test, a.knots)
-        others = [_fit(read([f for f in a.files if f != path]), a.knots) for path in a.files]
+        others = [_fit([x for x in test if x[2][0] != i], a.knots) for i in range(len(a.files))]
         cal = table([(apply_curve(others[h[0]], p), y, h) for p, y, h in test])
     else:
         if a.fit:
@@ -122,6 +122,7 @@ def main() -> None:
             test = read(a.files, lambda d: d % 2 == 1)
         else:
             curve = curve_for(preset(a.variant))
+            test = read(a.files)
         cal = table(test, curve)
     raw = table(test)
     if a.json:

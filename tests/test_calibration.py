@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
-from dataclasses import replace
 
 from analysis.evaluate.calibration import CURVES, apply_curve, curve_for, expected, fit_curve
 from analysis.game import preset
