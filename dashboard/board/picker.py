@@ -14,12 +14,14 @@ import streamlit as st
 
 from analysis.game import COLOURS
 
-TEXT = {"R": "#c62828", "Y": "#b26a00", "B": "#1565c0", "K": "#212121"}  # the tints are tiles_view's CSS
+TINT = {"R": "#fde0dc", "Y": "#fff1b8", "B": "#dde9fb", "K": "#e6e6e6"}  # a row's buttons
+TEXT = {"R": "#c62828", "Y": "#b26a00", "B": "#1565c0", "K": "#212121"}  # their numbers
 
 
 def picker_style() -> None:
-    """The picker's text colours and its phone layout (once per page)."""
-    st.html("<style>" + "".join(f".st-key-picker_{c} button p{{color:{v};font-weight:700}}" for c, v in TEXT.items())
+    """The picker's colours and its phone layout (once per page)."""
+    st.html("<style>" + "".join(f".st-key-picker_{c} button{{background:{TINT[c]}}}"
+                                f".st-key-picker_{c} button p{{color:{TEXT[c]};font-weight:700}}" for c in COLOURS)
             + ".pick-pad{min-width:1px}"
             # a phone: 14 tiles a row in ~360 px, so no padding, a narrow gap and a smaller number
             + "@media (max-width:640px){[class*='st-key-picker_']{gap:2px}"

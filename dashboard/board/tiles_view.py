@@ -88,8 +88,6 @@ CSS = """
 .st-key-moves button{justify-content:flex-start;text-align:left;min-height:0;padding:2px 6px}
 .st-key-moves button>div{justify-content:flex-start;width:100%}
 .st-key-moves button p{text-align:left;font-size:13px}
-.st-key-picker_R button{background:#fde0dc}.st-key-picker_Y button{background:#fff1b8}
-.st-key-picker_B button{background:#dde9fb}.st-key-picker_K button{background:#e6e6e6}
 .st-key-pr_rack [data-testid="stBaseButton-primary"]{background:#fff1b8;border:3px solid #1560bd;
   box-shadow:0 0 0 2px #90caf9}
 .st-key-pr_rack [data-testid="stBaseButton-primary"] p{text-decoration:underline}
