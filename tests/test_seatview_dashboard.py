@@ -97,3 +97,16 @@ def test_players_and_practice_take_a_seat_view_game_like_any(app: AppTest, db: P
     assert not at.exception and not at.error
     if page == "practice":
         assert at.selectbox(key="pr_player").value == player
+
+
+def test_replay_of_a_seat_view_opens_at_every_step_without_an_error(app: AppTest, view_game) -> None:
+    """Every step of a seat-view hand opens in Replay: the suggestions never encode a hidden rack
+    (the X5 check needs the next seat's rack, which the viewer cannot know)."""
+    gid, seat = view_game
+    at = ui.open_page(app, "replay", game=f"{gid}.s{seat}", hand=1, step=0)
+    last = int(at.slider(key="step").max)
+    assert last > 20
+    for step in range(1, last + 1):
+        at.slider(key="step").set_value(step).run()
+        ui.ok(at)
+        assert not at.error, (step, [e.value for e in at.error])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from analysis.game import FACES, FALSE_OKEY, Tile
+from analysis.game import FACES, FALSE_OKEY, HIDDEN, Tile
 
 from . import search as C
 from .encoding import INDEX, decode, encode, left_after, search_keep_one, table_slots
@@ -167,7 +167,8 @@ def _takeable_from(state: "HandState", seat: int) -> bool:
 
 def dangerous(state: "HandState", seat: int) -> dict[str, list[str]]:
     """X4: rack tiles a table meld would take; X5 (where the preset has it): tiles that would let
-    the next player open when his rack is known."""
+    the next player open when his rack is known (never from a seat-view state, whose next rack
+    holds HIDDEN tiles: the seat cannot know it)."""
     okey = state.okey
     rack = state.racks[seat]
     distinct = sorted({t for t in rack if t != okey}, key=INDEX.__getitem__)
@@ -175,7 +176,8 @@ def dangerous(state: "HandState", seat: int) -> dict[str, list[str]]:
     x5: list[str] = []
     nxt = (seat + 1) % 4
     r = state.rules
-    if r.x5 and r.cezali and state.opened[nxt] is None and state.racks[nxt] and _takeable_from(state, seat):
+    if (r.x5 and r.cezali and state.opened[nxt] is None and state.racks[nxt] and HIDDEN not in state.racks[nxt]
+            and _takeable_from(state, seat)):
         twin = state.indicator if state.shown[nxt] else None
         for t in distinct:
             pts = best_points_opening(state.racks[nxt], okey, rules=r, take=t, table=state.table,
@@ -192,6 +194,8 @@ def solve(state: "HandState", seat: int, *, points_threshold: int | None = None,
     dangerous discards."""
     rules, okey = state.rules, state.okey
     rack = list(state.racks[seat])
+    if HIDDEN in rack:
+        raise ValueError(f"seat {seat}'s rack is hidden in this seat-view state: nothing to solve from")
     out: dict[str, Any] = {"seat": seat, "variant": rules.variant, "okey": str(okey),
                            "rack": [str(t) for t in sorted(rack, key=INDEX.__getitem__)]}
     op = state.opened[seat]
