@@ -8,6 +8,8 @@ no rules.
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
 from pathlib import Path
 
@@ -70,4 +72,10 @@ with st.sidebar:
     else:
         st.caption(t("db_caption", lang, path=data.db_file()))
     access.sidebar(lang)  # the serving mode, and the writers' login in club mode
-nav.run()
+try:
+    nav.run()
+except Exception as e:  # noqa: BLE001 - no user ever sees a traceback: one line here, the details in the log
+    if os.environ.get("ISTAKA_RAISE_ERRORS"):  # the tests: an AppTest sees the exception itself
+        raise
+    logging.getLogger("istaka.dashboard").exception("page %s failed", nav.url_path)
+    st.error(t("page_failed", lang, kind=type(e).__name__), icon=":material/error:")

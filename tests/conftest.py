@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 
 import pytest
+
+# The dashboard turns a page's exception into one line for the user (dashboard/app.py); the tests
+# see the exception itself (AppTest's at.exception, a browser test's server log).
+os.environ.setdefault("ISTAKA_RAISE_ERRORS", "1")
 
 
 @pytest.fixture(autouse=True)

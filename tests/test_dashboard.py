@@ -305,3 +305,22 @@ def test_replay_remembers_hand_and_step_per_game_across_pages(app: AppTest) -> N
     at.session_state["game"] = other  # another page (Review) picked another game
     at.switch_page("views/replay.py").run()
     assert _step(_ok(at)) == 0  # that game opens at its start, not at dash-1's step
+
+
+@pytest.mark.parametrize("lang,words", [("tr", "çizilemedi"), ("en", "could not be drawn")])
+def test_a_failing_page_shows_one_line_in_its_language_and_logs_the_details(
+        app: AppTest, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, lang: str, words: str) -> None:
+    """No user ever sees a traceback: a page's exception becomes one line in the page's language
+    (no file path, no stack), and the details go to the server's log."""
+    from dashboard.state import suggest
+
+    def boom(*_a: Any, **_k: Any) -> None:
+        raise KeyError("/srv/secret/path.py")
+
+    monkeypatch.delenv("ISTAKA_RAISE_ERRORS", raising=False)
+    monkeypatch.setattr(suggest, "solve", boom)
+    at = _open(app, "replay", game="dash-1", hand=1, step=3, lang=lang)
+    assert not at.exception
+    assert len(at.error) == 1 and words in at.error[0].value and "/srv/secret" not in at.error[0].value
+    assert any("/srv/secret" in r.getMessage() or (r.exc_info and "/srv/secret" in str(r.exc_info[1]))
+               for r in caplog.records)
