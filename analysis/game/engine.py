@@ -45,7 +45,7 @@ def apply(state: HandState, event: Mapping[str, Any]) -> HandState:
 # what a discard resets for the next turn
 _TURN_RESET: dict[str, Any] = dict(took=None, took_unopened=False, returned=False, turn_base=None,
                                    opened_this_turn=False, end_counts=(), layoffs_this_turn=0,
-                                   placed_this_turn=(),
+                                   placed_this_turn=(), took_back=False,
                                    phase="draw")
 
 

@@ -272,6 +272,11 @@ def on_takeback(state: HandState, ev: Mapping[str, Any]) -> HandState:
     base = state.turn_base
     if state.phase != "play" or base is None:
         raise IllegalMove(f"seat {seat} placed nothing this turn to take back", "O6")
+    if state.took_back:
+        # [002] "sadece son taşı masadan geri alma hakkı": one takeback a turn, of a failed opening
+        # (O6, X2) or of lay-offs (X7); a second would let one turn grow without bound
+        raise IllegalMove(f"seat {seat} already took back once this turn; a turn allows one takeback "
+                          f"(a failed opening is taken back once, then the turn ends with a discard)", "O6")
     pens = state.penalties
     r = state.rules
     if r.cezali:
@@ -280,5 +285,5 @@ def on_takeback(state: HandState, ev: Mapping[str, Any]) -> HandState:
         elif r.x7 and state.layoffs_this_turn >= 2:
             pens += (Penalty(seat, r.penalty_unit, "X7"),)
     table = base.table + (None,) * (len(state.table) - len(base.table))
-    return evolve(base, table=table, penalties=pens, turn_base=None, last_event=None)
+    return evolve(base, table=table, penalties=pens, turn_base=None, last_event=None, took_back=True)
 

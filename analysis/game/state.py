@@ -99,6 +99,7 @@ class HandState:
     opened_this_turn: bool = False
     end_counts: tuple[tuple[tuple[int, str], int], ...] = ()
     layoffs_this_turn: int = 0
+    took_back: bool = False  # a takeback this turn: one per turn (O6; see placing.on_takeback)
     placed_this_turn: tuple[Tile, ...] = ()  # physical tiles melded or laid off this turn (P2)
     takeable: int | None = None  # seat whose last discard the next player may take
     penalties: tuple[Penalty, ...] = ()
