@@ -78,9 +78,15 @@ class GameLog:
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     error: ReadError | None = None
     hands_seen: int = field(default=0, compare=False, repr=False)
+    hand_events: int = field(default=0, compare=False, repr=False)  # events since the last 'hand'
 
     def content(self) -> list[dict[str, Any]]:
         return [self.header] + [e for _, e in self.events]
+
+    @property
+    def people(self) -> list[int]:
+        """The seats a person played (the header's optional ``people``; none named: [])."""
+        return list(self.header.get("people") or [])
 
 
 @dataclass
@@ -95,6 +101,9 @@ class ReadResult:
 MAX_GAMES = 10_000  # games in one file
 MAX_HANDS = 100  # hand events in one game (G1 plays 7-21)
 MAX_EVENTS = 50_000  # events in one game (an 11-hand game has some 2,000)
+MAX_HAND_EVENTS = 2_000  # events in one hand (a hand has some 60, at most 124 in the sample); each
+# state of a hand keeps its penalties and table, so a hand's replay grows with its events' square
+MAX_NAME = 100  # characters in a player's name
 MAX_ERRORS = 100  # errors listed per file; the rest are counted in one summary error
 
 
@@ -168,6 +177,9 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
         _need(ev, "variant", lambda x: isinstance(x, str), "a preset name")
         _need(ev, "players", lambda x: isinstance(x, list) and len(x) == 4 and all(isinstance(p, str) for p in x),
               "a list of 4 names")
+        if any(len(p) > MAX_NAME for p in ev["players"]):
+            raise LogFormatError(f"a player's name is longer than {MAX_NAME} characters, the reader's limit",
+                                 "players")
         if "rules" in ev and not isinstance(ev["rules"], dict):
             raise LogFormatError(f"field 'rules' must be an object, got {brief(ev['rules'])}", "rules")
         if "hands" in ev and not (_is_int(ev["hands"]) and ev["hands"] >= 1):
@@ -175,6 +187,9 @@ def _validate_slow(ev: Any) -> dict[str, Any]:
         for f in ("started", "site"):
             if f in ev and not isinstance(ev[f], str):
                 raise LogFormatError(f"field {f!r} must be a string, got {brief(ev[f])}", f)
+        if "people" in ev and not (isinstance(ev["people"], list) and len(set(map(repr, ev["people"]))) == len(ev["people"])
+                                   and all(_is_int(x) and 0 <= x <= 3 for x in ev["people"])):
+            raise LogFormatError(f"field 'people' must list distinct seats 0-3, got {brief(ev['people'])}", "people")
         if "sheet" in ev and not isinstance(ev["sheet"], bool):
             raise LogFormatError(f"field 'sheet' must be true or false, got {brief(ev['sheet'])}", "sheet")
         try:
@@ -360,11 +375,20 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
             g.events.clear()
             g.hands_seen = -1
             continue
-        if ev["type"] == "hand":
+        if ev["type"] == "hand" or ev["type"] == "result":  # a score sheet's result is its hand
             g.hands_seen += 1
+            g.hand_events = 0
             if g.hands_seen > MAX_HANDS:
                 fail(g, ReadError(file, n, gid, f"the game holds more than {MAX_HANDS} hands, the reader's limit "
                                   f"(a game plays 7 to 21)", "hand", "G1"))
+                g.events.clear()
+                g.hands_seen = -1
+                continue
+        else:
+            g.hand_events += 1
+            if g.hand_events > MAX_HAND_EVENTS:
+                fail(g, ReadError(file, n, gid, f"hand {ev.get('hand')} holds more than {MAX_HAND_EVENTS:,} events, "
+                                  f"the reader's limit (a hand has some 60)", "hand"))
                 g.events.clear()
                 g.hands_seen = -1
                 continue
