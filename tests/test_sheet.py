@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from analysis.game import read_file, replay_game, resolve
+from analysis.game import GameLog, read_file, replay_game, resolve
 from analysis.game.scoring import FinishInfo, explain_counts
 from analysis.game.sheet import score_sheet
 
@@ -209,3 +209,20 @@ def test_a_void_hand_is_played_again_with_its_number_E3() -> None:
     assert [h.result for h in hands] == ["void", "finish"]
     (h,) = score_sheet(resolve("51"), [(2, void)])  # 51: four pairs openings do not void a hand
     assert h.error is not None and h.error["rule"] == "E3"
+
+
+def test_a_hand_past_the_games_planned_count_is_invalid_G1() -> None:
+    """A sheet of 3 hands: a fourth result is past the end of the game; it scores nothing and the
+    totals stay those of the three hands (the header's count, else the rules' hands)."""
+    res = {"type": "result", "game": "g", "finisher": 0, "kind": "normal",
+           "opened": ["points", "points", None, None], "left": [None, 10, 0, 0]}
+    evs = [(i + 2, {**res, "hand": i + 1}) for i in range(4)]
+    hands = score_sheet(resolve("101"), evs, planned=3)
+    assert [h.error for h in hands[:3]] == [None] * 3
+    assert hands[3].error is not None and hands[3].error["rule"] == "G1" and hands[3].error["field"] == "hand"
+    assert "past the end of a game of 3 hands" in hands[3].error["message"] and hands[3].scores == (0, 0, 0, 0)
+    assert score_sheet(resolve("101", {"hands": 4}), evs)[3].error is None  # no header count: the rules' own
+    head = {"type": "game", "game": "g", "variant": "101", "players": ["A", "B", "C", "D"], "hands": 3, "sheet": True}
+    out = replay_game(GameLog("g", "<sheet>", 1, head, evs))  # as the store replays a sheet it saves
+    assert out.hands[3].error is not None and out.hands[3].error["rule"] == "G1"
+    assert out.totals == [-303, 30, 606, 606]

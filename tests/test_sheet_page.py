@@ -190,3 +190,55 @@ def test_the_page_speaks_one_language(db: Path, lang: str) -> None:
     assert title == ("Puan tablosu" if lang == "tr" else "Score sheet")
     text = " ".join([b.label for b in at.button] + [s.value for s in at.subheader])
     assert ("Başlat" in text) == (lang == "tr") and ("Start" in text) == (lang == "en")
+
+
+def test_after_the_games_last_hand_no_round_is_offered_and_rows_can_still_be_corrected_G1(db: Path) -> None:
+    """A 3-hand game: once the third hand is saved the game is over; no fourth round is offered
+    (nothing can be saved as "4/3"), while a saved row can still be corrected."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    game = _start(at, ["Gül", "Hakan", "İpek", "Kemal"], variant="101-classic", hands=3)
+    for fin in ("0", "1", "2"):
+        _round(at, fin, {s: "none" for s in range(4) if s != int(fin)}, {})
+        at.button(key="save").click().run()
+        ui.ok(at)
+    assert len(_stored(db, game)[1]) == 3
+    assert "Oyun bitti." in [s.value for s in at.success]
+    assert not [b for b in at.button if b.key == "save"]
+    assert "4. el" not in [s.value for s in at.subheader]
+    assert "4/3" not in ui.html(at)
+    at.selectbox(key="pick_row").set_value(2).run()
+    at.button(key="edit_row").click().run()
+    assert "3. eli düzeltiyorsunuz" in [s.value for s in at.subheader]
+    _round(at, "exhausted", {0: "none", 1: "points", 2: "none", 3: "none"}, {1: 12})
+    at.button(key="save").click().run()
+    ui.ok(at)
+    results = _stored(db, game)[1]
+    assert len(results) == 3 and results[2]["kind"] == "exhausted"
+    assert not [b for b in at.button if b.key == "save"]
+
+
+@pytest.mark.parametrize(("lang", "label", "refused"), [
+    ("tr", "El sayısı (7–21, G1)", "El sayısı 3 olamaz: bu kural setinde 7–21 el oynanır (G1)."),
+    ("en", "Number of rounds (7–21, G1)", "3 rounds cannot be played: this preset plays 7–21 rounds (G1)."),
+])
+def test_a_hand_count_outside_the_presets_range_is_named_and_refused_at_start_G1(
+        db: Path, lang: str, label: str, refused: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    ui.open_page(at, "sheet", lang=lang)
+    for s, n in enumerate(["A", "B", "C", "D"]):
+        at.text_input(key=f"n_name{s}").input(n)
+    box = at.number_input(key="n_hands_101")
+    assert box.label == label
+    box.set_value(3)
+    at.button(key="n_start").click().run()
+    ui.ok(at)
+    assert [e.value for e in at.error] == [refused]
+    assert "sheet" not in at.query_params
+    with store.reading(db) as con:
+        assert not len(sheets.list_sheets(con))
+    _seg(at, "n_variant").set_value("51").run()
+    assert at.number_input(key="n_hands_51").label.endswith("(3–11, tek sayı, G1)" if lang == "tr"
+                                                            else "(3–11, an odd number, G1)")
+    at.number_input(key="n_hands_51").set_value(4)
+    at.button(key="n_start").click().run()
+    assert "sheet" not in at.query_params and at.error

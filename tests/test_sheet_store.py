@@ -1,4 +1,4 @@
-"""Score sheets in the store (issue 23): `istaka import`, `errors` and `export` take sheet logs;
+"""Score sheets in the store: `istaka import`, `errors` and `export` take sheet logs;
 games.sheet marks them (a migration); a stored sheet rebuilds as the log it was."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from analysis import store
 from analysis.game import read_file, replay_game
-from analysis.store import queries
+from analysis.game.sheet import SheetError
+from analysis.store import queries, sheets
 
 ROOT = Path(__file__).resolve().parents[1]
 SHEETS = ROOT / "tests" / "data" / "sheets"
@@ -69,3 +71,20 @@ def test_migration_marks_sheets_stored_before_it(tmp_path: Path) -> None:
     store.migrate(con)
     assert dict(con.execute("SELECT game, sheet FROM games").fetchall()) == {"s": True, "f": False}
     con.close()
+
+
+def test_a_save_past_the_games_last_hand_is_refused_and_nothing_is_written_G1(tmp_path: Path) -> None:
+    con = store.connect(tmp_path / "s.duckdb", seed=False)
+    header = {"type": "game", "game": "s3", "variant": "101-classic", "players": ["A", "B", "C", "D"],
+              "hands": 3, "sheet": True}
+    row = {"finisher": 0, "kind": "normal", "opened": ["points", "points", None, None], "left": [None, 10, 0, 0]}
+    void = {"finisher": None, "kind": "void", "opened": ["pairs"] * 4, "left": [None] * 4}
+    try:
+        sheets.save_sheet(con, header, [row, row, void, row])  # a void third hand is played again (E3)
+        with pytest.raises(SheetError) as e:
+            sheets.save_sheet(con, header, [row, row, void, row, row])
+        assert e.value.rule == "G1" and "hand 4 is past the end of a game of 3 hands" in str(e.value)
+        got = sheets.load_sheet(con, "s3")
+        assert got is not None and len(got[1]) == 4  # the last good save stands
+    finally:
+        con.close()

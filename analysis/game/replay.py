@@ -138,7 +138,7 @@ def replay_game(g: GameLog, *, keep_steps: bool = True) -> GameResult:
     if header.get("sheet") is True:  # a score sheet: results, no moves (analysis.game.sheet)
         res.hands = [HandResult(h.hand, h.line, h.result, h.finisher, h.finish_kinds, h.scores, h.penalties,
                                 h.error, h.mismatches, recorded_end=h.recorded_end, openings=h.openings)
-                     for h in score_sheet(rules, g.events)]
+                     for h in score_sheet(rules, g.events, res.planned_hands)]
         return res
     view = res.view
     step = apply if view is None else apply_view  # a seat-view log hides three racks (seatview)

@@ -228,11 +228,21 @@ def compare_scores(h: SheetHand, ev: dict[str, Any], line: int) -> None:
                              "computed_with_penalties": with_pen})
 
 
-def score_sheet(rules: Rules, events: Sequence[tuple[int, dict[str, Any]]]) -> list[SheetHand]:
+def past_the_end(n: int, planned: int) -> SheetError | None:
+    """G1: hand ``n`` of a game of ``planned`` hands is past its end (the error), else None."""
+    if n <= planned:
+        return None
+    return SheetError(f"field 'hand': hand {n} is past the end of a game of {planned} hands [G1]", "G1", "hand")
+
+
+def score_sheet(rules: Rules, events: Sequence[tuple[int, dict[str, Any]]],
+                planned: int | None = None) -> list[SheetHand]:
     """Every result of a sheet, in order: hands numbered 1, 2, … (a void hand is played again
-    with its number, E3); a hand that breaks a rule is invalid and scores nothing."""
+    with its number, E3); a hand that breaks a rule is invalid and scores nothing, and so is a
+    hand past the game's ``planned`` count (the header's ``hands``, else the rules', G1)."""
     out: list[SheetHand] = []
     prev: SheetHand | None = None
+    last = planned if planned is not None else rules.hands
     for line, ev in events:
         n = ev["hand"]
         want = 1 if prev is None else (prev.hand if prev.result == "void" else prev.hand + 1)
@@ -241,6 +251,8 @@ def score_sheet(rules: Rules, events: Sequence[tuple[int, dict[str, Any]]]) -> l
                 rule = "E3" if prev is not None and prev.result == "void" else "G1"
                 why = "a void hand is played again with its number" if rule == "E3" else "hands go in order"
                 raise SheetError(f"field 'hand': expected hand {want}, got {n} ({why}) [{rule}]", rule, "hand")
+            if (end := past_the_end(n, last)) is not None:
+                raise end
             h = score_result(rules, ev, line)
             compare_scores(h, ev, line)
         except SheetError as e:

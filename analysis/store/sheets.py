@@ -1,4 +1,4 @@
-"""Score sheets kept live (issue 23): a sheet written to the store as it grows, read back to be
+"""Score sheets kept live: a sheet written to the store as it grows, read back to be
 continued, listed with its results, and the Players page's trends by source (sheets, recorded).
 
 A sheet is an ordinary game in the store (``games.sheet`` true): each save replays the whole
@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from analysis.game import GameLog, GameResult, replay_game
+from analysis.game.sheet import past_the_end
 
 from . import queries
 from .rows import game_checksum, game_rows, next_gid, take_games, to_tables, write_tables
@@ -45,9 +46,13 @@ def sheet_log(header: dict[str, Any], results: Sequence[dict[str, Any]]) -> Game
 
 
 def save_sheet(con: Con, header: dict[str, Any], results: Sequence[dict[str, Any]]) -> GameResult:
-    """Replay the sheet and write it, replacing what the store held under its id (one transaction)."""
+    """Replay the sheet and write it, replacing what the store held under its id (one transaction).
+    A result past the game's planned hands is refused (:class:`SheetError`, G1): nothing is written."""
     g = sheet_log(header, results)
     res = replay_game(g, keep_steps=False)
+    for _, ev in g.events:
+        if (end := past_the_end(ev["hand"], res.planned_hands)) is not None:
+            raise end
     rows = game_rows(g, res, game_checksum(g))
     tables, spans = to_tables([rows])
     write_tables(con, take_games(tables, spans, [next_gid(con)]), None, replace_ids=[g.id])

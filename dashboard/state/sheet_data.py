@@ -1,4 +1,4 @@
-"""The score sheet page's reads, writes and exports (issue 23), over :mod:`analysis.store.sheets`.
+"""The score sheet page's reads, writes and exports, over :mod:`analysis.store.sheets`.
 
 A sheet is read fresh on every run (a second device or a spectator sees the last saved row),
 and written with a short retry: the dashboard's readers hold the file only for a burst.
@@ -253,7 +253,7 @@ def summary_text(sh: Sheet, lang: str) -> str:
     return "\n".join(lines)
 
 
-ERROR_KEYS = {"finisher": "sh_err_finisher", "left": "sh_err_left", "kind": "sh_err_kind",
+ERROR_KEYS = {"hand": "sh_err_hand", "finisher": "sh_err_finisher", "left": "sh_err_left", "kind": "sh_err_kind",
               "opened": "sh_err_opened", "penalties": "sh_err_penalties"}
 
 

@@ -1,4 +1,4 @@
-"""Puan tablosu / Score sheet (issue 23): keep a live table's score, made for a phone.
+"""Puan tablosu / Score sheet: keep a live table's score, made for a phone.
 
 ``/sheet``: start a game (players or two teams, preset and overrides, number of rounds) or open
 a saved one. ``/sheet?sheet=ID``: per round, who finished and how, each seat opened by points,
@@ -39,30 +39,35 @@ def _new_game() -> None:
     with st.container(border=True):
         st.subheader(t("sh_new", lang))
         teams = st.segmented_control(t("sh_mode", lang), ["single", "teams"], key="n_mode", default="single",
-                                     format_func=lambda m: t(f"sh_mode_{m}", lang)) == "teams"
+                                     required=True, format_func=lambda m: t(f"sh_mode_{m}", lang)) == "teams"
         names = []
         for s in range(4):
             label = (t("sh_team_seat", lang, team="AB"[s % 2], n=s // 2 + 1) if teams
                      else t("sh_seat", lang, n=s + 1))
             names.append(st.text_input(label, key=f"n_name{s}").strip())
         variant = st.segmented_control(t("sh_preset", lang), ["101", "101-classic", "51"], key="n_variant",
-                                       default="101") or "101"
+                                       default="101", required=True) or "101"
         base = sheet_data.rules_of(variant, None)
         c1, c2 = st.columns(2)
         katla = c1.toggle(t("sh_katlamali", lang), value=base.katlamali, key=f"n_katla_{variant}")
         ceza = c2.toggle(t("sh_cezali", lang), value=base.cezali, key=f"n_ceza_{variant}")
         unopened = st.segmented_control(t("sh_unopened", lang), sorted({base.unopened_penalty, base.penalty_unit}),
-                                        key=f"n_unopened_{variant}", default=base.unopened_penalty)
-        x5 = (st.segmented_control(t("sh_x5", lang), [10, 20], key="n_x5", default=10, format_func=lambda v: f"{v} ×")
+                                        key=f"n_unopened_{variant}", default=base.unopened_penalty, required=True)
+        x5 = (st.segmented_control(t("sh_x5", lang), [10, 20], key="n_x5", default=10, required=True,
+                                   format_func=lambda v: f"{v} ×")
               if base.x5 else base.x5_factor)
         lo, hi, odd = sheet_data.hands_range(variant)
-        hands = st.number_input(t("sh_hands", lang), lo, hi, 11, step=2 if odd else 1, key=f"n_hands_{variant}")
+        # G1: the range is named beside the box; a count outside it is taken as typed and refused
+        # at Start (a box bounded by min/max would keep its last good value behind a red "!")
+        span = t("sh_hands_span", lang, lo=lo, hi=hi, odd=t("sh_odd", lang) if odd else "")
+        hands = st.number_input(f"{t('sh_hands', lang)} ({span})", value=11, step=2 if odd else 1,
+                                key=f"n_hands_{variant}")
         if st.button(t("sh_start", lang), type="primary", key="n_start", width="stretch"):
             if len(set(names)) < 4 or not all(names):
                 st.error(t("sh_names_bad", lang))
                 return
-            if odd and hands % 2 == 0:
-                st.error(t("sh_hands_bad", lang, lo=lo, hi=hi, odd=t("sh_odd", lang)))
+            if not lo <= hands <= hi or (odd and hands % 2 == 0):
+                st.error(t("sh_hands_bad", lang, n=hands, lo=lo, hi=hi, odd=t("sh_odd", lang) if odd else ""))
                 return
             over: dict[str, Any] = {}
             for name, value in (("katlamali", katla), ("cezali", ceza), ("esli", teams),
@@ -317,9 +322,13 @@ def _entry() -> None:
                 results[i] = row
             else:
                 results.append(row)
-            sheet_data.save(sheet.header, results)
+            try:
+                sheet_data.save(sheet.header, results)
+            except SheetError as e:  # G1: a tap from a page that still offered a round past the end
+                st.session_state["_sheet_msg"] = sheet_data.error_words(e.field, e.rule, lang)
+            else:
+                st.session_state["_sheet_msg"] = t("sh_saved", lang, n=n_next)
             _clear()
-            st.session_state["_sheet_msg"] = t("sh_saved", lang, n=n_next)
             st.session_state["_sheet_saved"] = True
 
         c1, c2 = st.columns(2)
@@ -329,7 +338,8 @@ def _entry() -> None:
             c2.button(t("sh_cancel", lang), key="cancel", on_click=_cancel, width="stretch")
 
 
-_entry()
+if editing is not None or not sheet.over:  # G1: after the game's last hand no round is entered
+    _entry()
 
 if msg := st.session_state.pop("_sheet_msg", None):
     st.toast(msg)
