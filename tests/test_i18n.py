@@ -208,7 +208,7 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
 
 
 def _sheet_db(db: Path) -> Path:
-    """A database beside ``db`` holding one finished score sheet (issue 23)."""
+    """A database beside ``db`` holding one finished score sheet."""
     from analysis import store
     from analysis.store import sheets
 
@@ -230,7 +230,8 @@ def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.Mon
                                                lang: str) -> None:
     monkeypatch.setenv("ISTAKA_DB", str(_sheet_db(db) if page == "sheet" else db))
     at = ui.open_page(AppTest.from_file(APP, default_timeout=90), page, lang=lang, **PAGES[page])
-    if page == "sheet":  # a finisher picked: every seat's controls, the engine's row, the penalties
+    if page == "sheet":  # the game is over (its standings); a row corrected: every seat's controls,
+        at.button(key="edit_row").click().run()  # the engine's row, the penalties
         next(w for w in at.button_group if w.key == ui.sheet_key(at, "fin")).set_value("1").run()
         at.number_input(key=ui.sheet_key(at, "left0")).set_value(20).run()
         next(w for w in at.button_group if w.key == ui.sheet_key(at, "pen0")).set_value(["X3"]).run()
