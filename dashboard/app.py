@@ -26,6 +26,7 @@ from dashboard.state.review_data import t as rv_t
 from dashboard.words.rule_links import t as rl_t
 from dashboard.words.sheet_strings import t as sh_t
 from dashboard.words.study_words import t as sw_t
+from dashboard.words.play_words import t as pl_t
 from dashboard.board.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
@@ -61,6 +62,7 @@ pages = [
     st.Page(PAGES / "study.py", title=sw_t("sw_page", lang), icon=":material/bookmarks:", url_path="study"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),
     st.Page(PAGES / "rules.py", title=rl_t("page_rules", lang), icon=":material/menu_book:", url_path="rules"),
+    st.Page(PAGES / "play.py", title=pl_t("page_play", lang), icon=":material/playing_cards:", url_path="play"),
     st.Page(PAGES / "record.py", title=rec_t("page_record", lang), icon=":material/edit_note:", url_path="record"),
     st.Page(PAGES / "sheet.py", title=sh_t("page_sheet", lang), icon=":material/scoreboard:", url_path="sheet"),
 ]

@@ -71,6 +71,7 @@ class PlayGame(Recording):
     hinted: bool = False  # a person asked for a hint in this game (the game is marked)
     deck: list[str] = field(default_factory=list)
     voids: int = 0  # void hands dealt again under the same number (E3)
+    stored: int = 0  # finished hands imported into the store so far
 
     # ---- who sits where ----------------------------------------------------------------------
     @property
@@ -244,7 +245,8 @@ class PlayGame(Recording):
     # ---- keeping it --------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "kind": "play", "seats": self.seats, "levels": self.levels, "seed": self.seed,
-                "table": self.table, "hinted": self.hinted, "deck": self.deck, "voids": self.voids}
+                "table": self.table, "hinted": self.hinted, "deck": self.deck, "voids": self.voids,
+                "stored": self.stored}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PlayGame:
@@ -263,6 +265,7 @@ class PlayGame(Recording):
         g.seats, g.levels, g.deck = list(seats), list(levels), list(deck)
         g.seed, g.table = str(d.get("seed", "0")), str(d.get("table", g.variant))
         g.hinted, g.voids = bool(d.get("hinted", False)), int(d.get("voids", 0) or 0)
+        g.stored = int(d.get("stored", 0) or 0)
         return g
 
 

@@ -1,0 +1,183 @@
+"""The Play page's session state and its taps: a person's move applied to the stored game in a
+callback, refused in one line (what and which rule) with the game unchanged.
+
+A tap carries the step it was drawn at (the hand and the events so far): a double tap, or a tap
+from a page still showing the turn before (a slow server), no longer matches the game and is
+refused, so it can never become a move the person did not see. The widgets of a turn get new
+keys at each step for the same reason (:func:`step_key`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from analysis.game import Tile
+from analysis.game.record import RecordError, parse_groups
+from analysis.selfplay import PlayGame
+from analysis.selfplay.person import charged_discard, hints, layoff_wilds, with_wilds
+from dashboard.state import play_games
+from dashboard.words.play_words import t
+from dashboard.words.rule_links import link_rules
+from dashboard.words.text import md_text
+
+MSG = "_play_msg"
+PAUSE_KEY = "pl_pause_in"
+TRAIN_KEY = "pl_train_in"
+SORT_KEY = "pl_sort_in"
+STEP_KEYS = ("pl_mode", "pl_build", "pl_on")  # the turn's widgets, new at each step
+Step = tuple[int, int]
+
+
+def lang() -> str:
+    return str(st.session_state.get("lang", "tr"))
+
+
+def say(kind: str, text: str) -> None:
+    st.session_state[MSG] = (kind, text)
+
+
+def play_said() -> tuple[str, str] | None:
+    return st.session_state.pop(MSG, None)
+
+
+def step_of(g: PlayGame) -> Step:
+    return g.hand, len(g.events)
+
+
+def step_key(name: str, g: PlayGame) -> str:
+    return f"{name}~{g.hand}.{len(g.events)}"
+
+
+def forget_old_steps(g: PlayGame) -> None:
+    """Drop the widget values of earlier steps (a build text must not come back)."""
+    now = {step_key(n, g) for n in STEP_KEYS}
+    for key in [k for k in st.session_state if str(k).startswith(tuple(f"{n}~" for n in STEP_KEYS))]:
+        if key not in now:
+            del st.session_state[key]
+
+
+def _refuse(e: RecordError) -> None:
+    say("error", link_rules(md_text(t("pl_refused", lang(), msg=str(e))), lang()))
+
+
+def _checked(g: PlayGame, step: Step) -> None:
+    if step_of(g) != step:
+        raise RecordError("this tap came from a page showing an earlier move; the board now shows the game as it is")
+
+
+def act(db: str, gid: str, step: Step, event: dict[str, Any]) -> bool:
+    """A person's move (a callback): applied when the page's step is the game's; else refused."""
+    def go(g: PlayGame) -> None:
+        _checked(g, step)
+        g.person(event)
+
+    try:
+        if play_games.change(db, gid, go) is None and play_games.load(db, gid) is None:
+            say("warning", t("pl_no_game", lang(), id=gid))
+            return False
+    except RecordError as e:
+        _refuse(e)
+        return False
+    return True
+
+
+def discard(db: str, gid: str, step: Step, seat: int, tile: str) -> None:
+    """A rack tile tapped in discard mode; with training on, a charged discard (X3, X4) is
+    warned about first and goes on the second tap."""
+    g = play_games.load(db, gid)
+    if g is None:
+        return
+    s = g.state()
+    if st.session_state.get(TRAIN_KEY) and s is not None and step_of(g) == step:
+        try:
+            rule = charged_discard(s, seat, Tile.parse(tile))
+        except ValueError:
+            rule = None
+        if rule is not None and st.session_state.get("_pl_warned") != (step, tile):
+            st.session_state["_pl_warned"] = (step, tile)
+            say("warning", link_rules(md_text(t("pl_warn", lang(), tile=tile, rule=rule,
+                                                  points=s.rules.penalty_unit)), lang()))
+            return
+    st.session_state.pop("_pl_warned", None)
+    act(db, gid, step, {"type": "discard", "seat": seat, "tile": tile})
+
+
+def add_to_build(key: str, tile: str) -> None:
+    cur = str(st.session_state.get(key, "")).rstrip()
+    st.session_state[key] = (cur + " " + tile).strip()
+
+
+def next_group(key: str) -> None:
+    st.session_state[key] = str(st.session_state.get(key, "")).rstrip() + " |"
+
+
+def clear(key: str) -> None:
+    st.session_state[key] = ""
+
+
+def place(db: str, gid: str, step: Step, seat: int, kind: str, field: str, key: str) -> None:
+    """Open (or meld) the groups in the build text; a bare okey stands for what makes it legal."""
+    try:
+        g = play_games.load(db, gid)
+        s = g.state() if g is not None else None
+        if s is None:
+            return
+        groups = [with_wilds(grp, s.okey, pairs=field == "pairs")
+                  for grp in parse_groups(str(st.session_state.get(key, "")))]
+    except (RecordError, ValueError) as e:
+        _refuse(e if isinstance(e, RecordError) else RecordError(str(e).rsplit(" [", 1)[0], "T1"))
+        return
+    act(db, gid, step, {"type": kind, "seat": seat, field: groups})
+
+
+def layoff(db: str, gid: str, step: Step, seat: int, kind: str, key: str, on_key: str) -> None:
+    try:
+        g = play_games.load(db, gid)
+        s = g.state() if g is not None else None
+        if s is None:
+            return
+        meld = int(st.session_state.get(on_key) or 0)
+        tiles = [x for grp in parse_groups(str(st.session_state.get(key, ""))) for x in grp]
+        if kind == "layoff":
+            tiles = layoff_wilds(tiles, s, meld)
+    except (RecordError, ValueError) as e:
+        _refuse(e if isinstance(e, RecordError) else RecordError(str(e).rsplit(" [", 1)[0], "T1"))
+        return
+    act(db, gid, step, {"type": kind, "seat": seat, "meld": meld, "tiles": tiles})
+
+
+def ask_hint(db: str, gid: str, step: Step, seat: int) -> None:
+    """The expert's best three for the decision in front of the seat; the game is marked hinted."""
+    def go(g: PlayGame) -> list[dict[str, Any]]:
+        _checked(g, step)
+        s = g.state()
+        assert s is not None
+        g.hinted = True
+        return hints(s, seat, ply=g.ply(), seed=f"{g.seed}:{g.hand}:{len(g.events)}")
+
+    try:
+        st.session_state["_pl_hint"] = (gid, step, play_games.change(db, gid, go) or [])
+    except RecordError as e:
+        _refuse(e)
+
+
+def hint_for(gid: str, step: Step) -> list[dict[str, Any]] | None:
+    h = st.session_state.get("_pl_hint")
+    return h[2] if h is not None and h[0] == gid and h[1] == step else None
+
+
+def next_hand(db: str, gid: str, step: Step) -> None:
+    def go(g: PlayGame) -> None:
+        _checked(g, step)
+        g.next_hand()
+
+    try:
+        play_games.change(db, gid, go)
+    except RecordError as e:
+        _refuse(e)
+
+
+__all__ = ["MSG", "PAUSE_KEY", "SORT_KEY", "STEP_KEYS", "TRAIN_KEY", "act", "add_to_build", "ask_hint", "clear",
+           "discard", "forget_old_steps", "hint_for", "lang", "layoff", "next_group", "next_hand", "place",
+           "play_said", "say", "step_key", "step_of"]
