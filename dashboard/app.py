@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dash
 
 import streamlit as st
 
-from dashboard.state import access, data, url_state
+from dashboard.state import access, data, upload_guard, url_state
 from dashboard.words.i18n import LANGS, t
 from dashboard.words.record_words import t as rec_t
 from dashboard.state.review_data import t as rv_t
@@ -30,6 +30,8 @@ from dashboard.words.play_words import t as pl_t
 from dashboard.board.tiles_view import CSS
 
 st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
+upload_guard.install()  # Streamlit's upload endpoint stores files only for a page with an uploader
+upload_guard.page_starts()  # this run's page has none until it draws one
 
 url_state.seed("lang", url_state.one_of(LANGS))  # the language is kept in the URL (?lang=en)
 st.session_state.setdefault("lang", "tr")
@@ -74,8 +76,11 @@ with st.sidebar:
     else:
         st.caption(t("db_caption", lang, path=data.db_file()))
     access.sidebar(lang)  # the serving mode, and the writers' login in club mode
+access.refusal(lang)  # a write refused in a callback of the last click: one line
 try:
     nav.run()
+except access.WriteRefused:  # a page's write refused by the gate: one line, not an error
+    st.warning(access.refusal_text(lang), icon=":material/block:")
 except Exception as e:  # noqa: BLE001 - no user ever sees a traceback: one line here, the details in the log
     if os.environ.get("ISTAKA_RAISE_ERRORS"):  # the tests: an AppTest sees the exception itself
         raise

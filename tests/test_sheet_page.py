@@ -156,6 +156,9 @@ def test_correct_and_delete_rows_then_the_end_shows_ranks_and_match_points_G3(db
     at.selectbox(key="pick_row").set_value(0).run()
     at.button(key="delete_row").click().run()
     ui.ok(at)
+    assert len(_stored(db, game)[1]) == 3, "a delete asks first"
+    at.button(key="delete_yes").click().run()
+    ui.ok(at)
     assert len(_stored(db, game)[1]) == 2
 
 
@@ -176,9 +179,13 @@ def test_spectator_view_is_read_only_and_exports_are_offered(db: Path) -> None:
     at.button(key="save").click().run()
     code = at.code[0].value
     assert "1. B: -101" in code and "3. C: 202\n3. D: 202" in code  # a tie shares the better place
+    from dashboard.state import tokens
+
+    link = next(m.value for m in at.markdown if "watch=" in m.value)
+    assert f"watch={tokens.watch_token(game)}" in link, "the spectator link carries the sheet's signed token"
     watch = AppTest.from_file(APP, default_timeout=60)
-    ui.open_page(watch, "sheet", sheet=game, watch=1)
-    assert not [b for b in watch.button if b.key == "save"]
+    ui.open_page(watch, "sheet", sheet=game, watch=tokens.watch_token(game))
+    assert not [b for b in watch.button if b.key == "save"] and not watch.warning
     assert any("-101" in d.value.to_string() for d in watch.dataframe)
 
 

@@ -11,27 +11,42 @@ Three modes, chosen by ``ISTAKA_MODE`` or by a flag after ``--`` on the Streamli
   passphrase whose hash is ``[istaka] writer_passphrase`` in secrets.toml
   (``python -m dashboard.state.access`` prints one). Without either, nobody writes.
 
-A page that writes calls :func:`can_write` before it offers the widget and again before it
-writes; :func:`read_only_note` tells a reader why the widget is not there.
+One gate for every write (docs/serving.md). A page offers a writing widget only when
+:func:`can_write`; the write itself is refused where it happens, whatever the page showed:
+
+- ``access.require_write(lang)`` at the top of a write function raises :class:`WriteRefused` (a
+  ``PermissionError``) when this session may not write. :func:`dashboard.state.data.writing_db`,
+  the dashboard's only writing connection, calls it; so do the score sheet's and the recorder's
+  writes (``sheet_data.save``, ``recordings.save/change/remove/finish``), which also write files.
+- ``@access.writes`` on a widget callback (``on_click``/``on_change``): a refused write becomes
+  one line on the page (:func:`refusal`, drawn by app.py), never a traceback.
+- A page script that writes directly may simply let :class:`WriteRefused` rise: app.py shows it
+  as the same one line. A new page (Play) needs nothing more than these two calls.
+
+:func:`read_only_note` tells a reader why a widget is not there. The passphrase login, its
+lockout and its cookie live in :mod:`dashboard.state.login`.
 """
 
 from __future__ import annotations
 
-from dashboard.words.locale import table
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import streamlit as st
+
+from dashboard.state import login
+from dashboard.words.locale import table
 
 MODES = ("local", "read-only", "club")
 ENV = "ISTAKA_MODE"
 FLAGS = {"--read-only": "read-only", "--club": "club", "--local": "local"}
-_SESSION = "_istaka_writer"  # a passphrase login, for this browser session only
+REFUSED = "_istaka_refused"  # session state: a write was refused in a callback (app.py says so)
 PBKDF2_ROUNDS = 200_000
 MAX_PASSPHRASE = 200  # characters a login form takes (every form field is bounded)
 
@@ -130,7 +145,7 @@ def writer() -> str | None:
     if oidc_configured() and _user_logged_in():
         u = st.user
         return str(u.get("email") or u.get("name") or "oidc")
-    if passphrase_hash() and st.session_state.get(_SESSION) == passphrase_hash():
+    if login.logged_in(passphrase_hash()):
         return "passphrase"
     return None
 
@@ -139,6 +154,50 @@ def can_write() -> bool:
     """The one check before any write from the dashboard: an upload, an analysis, a deep review,
     a recorded event, a score sheet row, a note or a study saved."""
     return writer() is not None
+
+
+class WriteRefused(PermissionError):
+    """A write this session may not make (read-only mode, a club reader); its text in ``lang``."""
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = lang or "en"
+        super().__init__(refusal_text(self.lang))
+
+
+def refusal_text(lang: str) -> str:
+    return t("ac_refused_read_only" if mode() == "read-only" else "ac_refused_club", lang)
+
+
+def require_write(lang: str | None = None) -> None:
+    """The gate: raise :class:`WriteRefused` unless this session may write. Call it first thing in
+    every function that writes the database or the data folder."""
+    if not can_write():
+        raise WriteRefused(lang)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def writes(fn: F) -> F:
+    """A widget callback that writes: run only when this session may write; a refusal (before or
+    inside it) becomes one line on the page (:func:`refusal`), never a traceback."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kw: Any) -> Any:
+        try:
+            require_write()
+            return fn(*args, **kw)
+        except WriteRefused:
+            st.session_state[REFUSED] = True
+            return None
+
+    return run  # type: ignore[return-value]
+
+
+def refusal(lang: str) -> None:
+    """The line saying a write was refused (set by :func:`writes`), once; app.py draws it."""
+    if st.session_state.pop(REFUSED, False):
+        st.warning(refusal_text(lang), icon=":material/block:")
 
 
 def read_only_note(lang: str) -> None:
@@ -161,29 +220,37 @@ def sidebar(lang: str) -> None:
         st.caption(t("ac_read_only", lang))
     if m != "club":
         return
+    login.cookie_script()  # a login or a logout of this session sets or deletes its cookie
     who = writer()
     if who is not None:
         st.caption(t("ac_writer", lang, who=who))
         if who == "passphrase":
-            st.button(t("ac_logout", lang), key="ac_logout", on_click=lambda: st.session_state.pop(_SESSION, None))
+            st.button(t("ac_logout", lang), key="ac_logout", on_click=login.logout)
         elif oidc_configured():
             st.button(t("ac_logout", lang), key="ac_logout_oidc", on_click=st.logout)
         return
     if oidc_configured():
         st.button(t("ac_login_oidc", lang), key="ac_login_oidc", on_click=st.login)
     elif passphrase_hash():
-        with st.form("ac_login_form", border=False):
-            st.caption(t("ac_login", lang))
-            pw = st.text_input(t("ac_passphrase", lang), type="password", max_chars=MAX_PASSPHRASE, key="ac_pw")
-            if st.form_submit_button(t("ac_login_button", lang)):
-                stored = passphrase_hash()
-                if stored and check_passphrase(pw or "", stored):
-                    st.session_state[_SESSION] = stored
-                    st.rerun()
-                else:
-                    st.error(t("ac_wrong", lang))
+        _login_form(lang)
     else:
         st.caption(t("ac_club_closed", lang))
+
+
+@st.fragment  # a try reruns the form alone, not the page: a wrong try costs the server little
+def _login_form(lang: str) -> None:
+    with st.form("ac_login_form", border=False):
+        st.caption(t("ac_login", lang))
+        pw = st.text_input(t("ac_passphrase", lang), type="password", max_chars=MAX_PASSPHRASE, key="ac_pw")
+        if st.form_submit_button(t("ac_login_button", lang)):
+            stored = passphrase_hash()
+            wait = login.try_login(pw or "", stored, check_passphrase) if stored else 0.0
+            if wait is None:
+                st.rerun(scope="app")
+            elif wait > 0:
+                st.error(t("ac_wait", lang, s=int(wait + 0.999)))
+            else:
+                st.error(t("ac_wrong", lang))
 
 
 def main() -> int:
@@ -203,5 +270,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["MODES", "STRINGS", "can_write", "check_passphrase", "hash_passphrase", "mode", "read_only_note",
-           "served", "sidebar", "t", "writer"]
+__all__ = ["MODES", "REFUSED", "STRINGS", "WriteRefused", "can_write", "check_passphrase", "hash_passphrase", "mode",
+           "read_only_note", "refusal", "refusal_text", "require_write", "served", "sidebar", "t", "writer", "writes"]

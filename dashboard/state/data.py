@@ -106,13 +106,14 @@ def reading_db() -> Iterator[Any]:
 
 @contextlib.contextmanager
 def writing_db(authorized: bool = False) -> Iterator[Any]:
-    """The only way the dashboard writes: refused unless :func:`dashboard.state.access.can_write`
-    (read-only mode, a club reader), and alone in this process while it writes. ``authorized``:
-    a queued job (dashboard/state/jobs.py), whose session was checked when it was queued."""
+    """The dashboard's writing connection: refused (:class:`dashboard.state.access.WriteRefused`,
+    a PermissionError) unless this session may write (read-only mode, a club reader), and alone in
+    this process while it writes. ``authorized``: a queued job (dashboard/state/jobs.py), whose
+    session was checked when it was queued."""
     from dashboard.state import access
 
-    if not authorized and not access.can_write():
-        raise PermissionError("this board is read-only for this session (ISTAKA_MODE)")
+    if not authorized:
+        access.require_write()
     with GATE.exclusive():
         con = store.connect(db_file())
         try:

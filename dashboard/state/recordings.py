@@ -1,6 +1,8 @@
 """Where the recorder keeps its games: one JSON file per recording in ``recordings/`` beside the
 database (a reload picks it up, ``?rec=ID``), and a finished game imported into the store as a log
-and reviewed (issue 22). No Streamlit here.
+and reviewed (issue 22). Every write asks the dashboard's write gate first
+(:func:`dashboard.state.access.require_write`: nothing is written in read-only mode nor by a
+club reader); nothing else here touches Streamlit.
 
 A recording read is kept in memory, keyed by its file's stamp (modification time and size): the
 next tap finds it there with its engine states, instead of reading the file and replaying the
@@ -19,6 +21,7 @@ from typing import Any
 from analysis import store
 from analysis.game import dumps
 from analysis.game.record import Recording, RecordError
+from dashboard.state import access
 
 _ID = re.compile(r"^kayit-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
 _LIVE: dict[str, tuple[tuple[int, int], Recording]] = {}  # file -> (its stamp, the recording read)
@@ -51,6 +54,7 @@ def valid_id(rid: object) -> bool:
 
 def save(db: str, rec: Recording) -> None:
     """Write the recording at once (atomically: a reload never reads half a file)."""
+    access.require_write()
     d = folder(db)
     d.mkdir(parents=True, exist_ok=True)
     tmp = d / f".{rec.id}.json.tmp"
@@ -80,6 +84,7 @@ def change(db: str, rid: str, fn: Any, *args: Any) -> Recording | None:
     """Load the recording, apply ``fn(rec, *args)`` and store it at once. A refusal
     (:class:`RecordError`) is raised with nothing stored, and the copy in memory is dropped (the
     next load reads the file). None when there is no such recording."""
+    access.require_write()
     with _LOCK:
         rec = load(db, rid)
         if rec is None:
@@ -101,6 +106,7 @@ def in_progress(db: str) -> list[str]:
 
 
 def remove(db: str, rid: str) -> None:
+    access.require_write()
     if valid_id(rid):
         (folder(db) / f"{rid}.json").unlink(missing_ok=True)
 
@@ -125,6 +131,7 @@ def finish(db: str, rec: Recording) -> dict[str, Any]:
     """Import the game into the store as one log (a seat-view log, or a full one for "all
     racks"): every hand played to its end, a hand still in progress left out; then review it.
     The log file stays in ``recordings/`` beside its JSON. Refused (E1) before any hand ends."""
+    access.require_write()
     hands = len(rec.finished_hands())
     if not hands:
         raise RecordError("no hand is over yet: nothing to save", "E1")

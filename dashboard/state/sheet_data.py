@@ -23,7 +23,7 @@ from analysis import store
 from analysis.game import GameResult, Rules, ScoreLine, match_points, replay_game, resolve
 from analysis.store import sheets
 
-from dashboard.state import data
+from dashboard.state import access, data
 from dashboard.words.i18n import t as ui_t
 from dashboard.words.sheet_strings import t
 
@@ -122,13 +122,13 @@ def _bare(ev: dict[str, Any]) -> dict[str, Any]:
 
 
 def save(header: dict[str, Any], results: list[dict[str, Any]]) -> GameResult:
-    """Write the sheet (replacing the stored one)."""
+    """Write the sheet (replacing the stored one), through the dashboard's writing connection:
+    refused (access.WriteRefused) unless this session may write."""
+    access.require_write()
+
     def run() -> GameResult:
-        con = store.connect(data.db_file())
-        try:
+        with data.writing_db() as con:
             return sheets.save_sheet(con, header, results)
-        finally:
-            con.close()
     res = _retry(run)
     _load.clear()  # this session reads its own row at once, whatever the file's clock says
     return res

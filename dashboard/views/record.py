@@ -24,7 +24,7 @@ import streamlit as st
 
 from analysis.game import PRESETS, Tile
 from analysis.game.record import Recording, RecordError, parse_groups
-from dashboard.state import data, recordings, url_state
+from dashboard.state import access, data, recordings, url_state
 from dashboard.words.i18n import t as tm
 from dashboard.words.record_words import t
 from dashboard.words.rule_links import link_rules
@@ -36,6 +36,9 @@ lang = data.lang()
 DB = data.db_file()
 st.title(t("rec_title", lang))
 st.caption(t("rec_intro", lang))
+if not access.can_write():  # read-only mode, a club reader: no recorder (its writes are refused too)
+    access.read_only_note(lang)
+    st.stop()
 picker_style()
 MSG = "_rec_msg"
 SAVED = "_rec_saved"
@@ -55,6 +58,7 @@ def _rec() -> Recording | None:
     return recordings.load(DB, rid) if rid else None
 
 
+@access.writes
 def _change(fn: Any, *args: Any) -> None:
     """Apply ``fn`` to the recording and store it at once; a refusal is shown with its rule."""
     rid = _rid()
@@ -70,6 +74,7 @@ def _change(fn: Any, *args: Any) -> None:
 # ---- the table ---------------------------------------------------------------------------------
 
 
+@access.writes
 def _start() -> None:
     s = st.session_state
     view = s.get("rec_seat_in")

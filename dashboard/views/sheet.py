@@ -5,8 +5,10 @@ a saved one. ``/sheet?sheet=ID``: per round, who finished and how, each seat ope
 by çift or not, the value left, okeys left, one-tap penalties naming rule and points; the row
 the engine writes (analysis.game.sheet) is shown before saving and can be corrected; any row
 can be corrected or deleted; each save goes to the store, so a reload or a second device goes
-on from there. ``&watch=1``: the read-only spectator view, refreshed live. Export as CSV and as
-a plain-text summary.
+on from there. ``&watch=TOKEN``: the read-only spectator view, refreshed live; the token is the
+server's signature of the sheet (dashboard.state.tokens), and editing needs the writer's right
+(access.can_write) whatever the link says: a reader always gets the spectator view. Deleting a row
+asks first and can be undone. Export as CSV and as a plain-text summary.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ import pandas as pd
 import streamlit as st
 
 from analysis.game.sheet import SheetError, score_result
-from dashboard.state import data, sheet_data, url_state
+from dashboard.state import access, data, sheet_data, tokens, url_state
 from dashboard.state.sheet_data import Sheet
 from dashboard.words.sheet_strings import t
 
 lang = data.lang()
 st.title(t("sh_title", lang))
 game = st.query_params.get("sheet")
-watch = st.query_params.get("watch") == "1"
+watch = st.query_params.get("watch")  # the spectator link's token
+can = access.can_write()  # the only right to edit: the login, never the URL
 
 SEAT_KEYS = ("op", "left", "ok", "pen", "x5v", "fx")
 
@@ -36,6 +39,10 @@ def _empty(key: str) -> dict[str, Any]:
 
 def _new_game() -> None:
     st.caption(t("sh_intro", lang))
+    if not can:  # a reader opens the saved sheets; only a writer starts one
+        access.read_only_note(lang)
+        _saved_list()
+        return
     with st.container(border=True):
         st.subheader(t("sh_new", lang))
         teams = st.segmented_control(t("sh_mode", lang), ["single", "teams"], key="n_mode", default="single",
@@ -76,6 +83,10 @@ def _new_game() -> None:
                     over[name] = value
             st.query_params["sheet"] = sheet_data.start(names, variant, over, int(hands))
             st.rerun()
+    _saved_list()
+
+
+def _saved_list() -> None:
     st.subheader(t("sh_open_list", lang))
     saved = sheet_data.saved()
     if not len(saved):
@@ -118,7 +129,14 @@ def _board(sh: Sheet) -> None:
         st.dataframe(sheet_data.standings(sh, lang), hide_index=True, key="standings")
 
 
-if watch:
+if watch is not None or not can:
+    if watch is not None and not tokens.watch_ok(game, watch):
+        st.warning(t("sh_watch_bad", lang))
+    if can:
+        st.page_link(data.PAGE_REF.get("sheet", "views/sheet.py"), label=t("sh_edit_here", lang),
+                     query_params={"sheet": game, "lang": lang})
+    else:
+        access.read_only_note(lang)
     st.caption(t("sh_watching", lang))
 
     @st.fragment(run_every=3)
@@ -270,7 +288,7 @@ def _entry() -> None:
                     else:
                         st.session_state.setdefault(wk(f"op{s}"), "points")
                         op = _named(f"op{s}").segmented_control(
-                            t("sh_opened", lang), ["points", "pairs", "none"], key=wk(f"op{s}"),
+                            t("sh_opened", lang), ["points", "pairs", "none"], key=wk(f"op{s}"), required=True,
                             format_func=lambda o: t(f"sh_o_{o}", lang), label_visibility="collapsed")
                         if op in ("points", "pairs"):
                             _named(f"left{s}").number_input(t("sh_left", lang), min_value=0, max_value=999, step=1,
@@ -308,6 +326,7 @@ def _entry() -> None:
         if missing:
             st.warning(missing)
 
+        @access.writes
         def _save() -> None:
             row, _ = _draft()
             if row is None:
@@ -346,13 +365,52 @@ if msg := st.session_state.pop("_sheet_msg", None):
 
 # ---- correct or delete a saved row --------------------------------------------------------
 
-if sheet.results:
-    def _delete(i: int) -> None:
-        results = [r for k, r in enumerate(sheet.results) if k != i]
-        sheet_data.save(sheet.header, results)
-        _clear()
-        st.session_state["_sheet_msg"] = t("sh_deleted", lang)
+DELETING = "_sheet_delete"  # session state: (sheet, index, row) asked to be deleted (confirmed first)
+UNDO = "_sheet_undo"  # session state: (sheet, index, row, rows left) of the last deleted row
 
+
+def _asked() -> int | None:
+    """The row asked to be deleted, while the sheet still holds it there (another device may
+    have changed the sheet between the question and the answer)."""
+    got = st.session_state.get(DELETING)
+    if got is None or got[0] != game or not 0 <= got[1] < len(sheet.results) or sheet.results[got[1]] != got[2]:
+        return None
+    return int(got[1])
+
+
+@access.writes
+def _delete() -> None:
+    i = _asked()
+    st.session_state.pop(DELETING, None)
+    if i is None:
+        return
+    results = [r for k, r in enumerate(sheet.results) if k != i]
+    sheet_data.save(sheet.header, results)
+    st.session_state[UNDO] = (game, i, sheet.results[i], len(results))
+    _clear()
+    st.session_state["_sheet_msg"] = t("sh_deleted", lang)
+
+
+@access.writes
+def _undo_delete() -> None:
+    got = st.session_state.pop(UNDO, None)
+    if got is None or got[0] != game or got[3] != len(sheet.results):  # the sheet changed since
+        return
+    _, i, row, _ = got
+    sheet_data.save(sheet.header, sheet.results[:i] + [row] + sheet.results[i:])
+    _clear()
+    st.session_state["_sheet_msg"] = t("sh_undone", lang)
+
+
+undo = st.session_state.get(UNDO)
+if undo is not None and undo[0] == game and undo[3] == len(sheet.results):
+    with st.container(key="undo_row"):
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        c1.caption(t("sh_deleted_row", lang, n=undo[1] + 1))  # its place in the list
+        c2.button(t("sh_undo", lang), key="undo_delete", on_click=_undo_delete, icon=":material/undo:",
+                  width="stretch")
+
+if sheet.results:
     with st.container(key="rows"):
         c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
         pick = c1.selectbox(t("sh_pick_row", lang), range(len(sheet.results)), key="pick_row",
@@ -360,12 +418,24 @@ if sheet.results:
                             format_func=lambda i: f"{sheet.result.hands[i].hand}. "
                             f"{sheet_data.finish_words(sheet.result.hands[i], players, lang)}")
         c2.button(t("sh_edit", lang), key="edit_row", on_click=_load_row, args=(pick,), width="stretch")
-        c3.button(t("sh_delete", lang), key="delete_row", on_click=_delete, args=(pick,), width="stretch")
+        c3.button(t("sh_delete", lang), key="delete_row", args=(pick,), width="stretch",
+                  on_click=lambda i: st.session_state.update({DELETING: (game, i, sheet.results[i])}))
+    asked = _asked()
+    if asked is not None:
+        with st.container(border=True, key="confirm_delete"):
+            h = sheet.result.hands[asked]
+            st.warning(t("sh_delete_ask", lang, n=h.hand, what=sheet_data.finish_words(h, players, lang)))
+            c1, c2 = st.columns(2)
+            c1.button(t("sh_delete_yes", lang), key="delete_yes", on_click=_delete, type="primary",
+                      width="stretch")
+            c2.button(t("sh_delete_keep", lang), key="delete_keep", on_click=lambda: st.session_state.pop(DELETING),
+                      width="stretch")
 
 # ---- share and export ----------------------------------------------------------------------
 
 st.subheader(t("sh_export", lang))
-st.markdown(f"{t('sh_spectate', lang)}: [{game}]({url_state.link('sheet', sheet=game, watch=1)})")
+spectate = url_state.link("sheet", sheet=game, watch=tokens.watch_token(game))  # signed: dashboard.state.tokens
+st.markdown(f"{t('sh_spectate', lang)}: [{game}]({spectate})")
 c1, c2 = st.columns(2)
 c1.download_button(t("sh_csv", lang), sheet_data.csv_text(sheet, lang), file_name=f"{game}.csv", mime="text/csv",
                    key="csv", width="stretch")
