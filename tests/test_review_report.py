@@ -107,7 +107,7 @@ def test_the_report_shows_intervals_and_forced_decisions(db: Path) -> None:
 
 def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["report", GAME, "--json", "--db", str(db)]) == 0
+    assert main(["report", GAME, "--json", "--db", str(db), "--lang", "en"]) == 0
     j = json.loads(capsys.readouterr().out)
     res, gr = _deep(db)
     moments, notes = j.pop("moments"), j.pop("notes")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 
@@ -76,6 +78,31 @@ def cluster_of(args: argparse.Namespace) -> Iterator[Any]:
         raise UsageError(str(err)) from None
     finally:
         cluster.close()
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """``text`` written to ``path`` (UTF-8) through a temporary file beside it, renamed over it when
+    whole: a failed write (a full disk, text that cannot be encoded) leaves the old file, or none,
+    never a partial one. The failure is a usage error, one line."""
+    given = Path(path)
+    dest = Path(os.path.realpath(given))  # through a link: the file it names is replaced, the link kept
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    try:
+        data = text.encode("utf-8")
+        if given.exists() and not given.is_file():  # /dev/stdout, a pipe, a device, a folder: written in
+            with open(given, "wb") as f:           # place, never renamed over (a device replaced by a file)
+                f.write(data)
+            return
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, dest)
+    except BrokenPipeError:  # `--out /dev/stdout | head`: the reader has had enough (main: exit 0)
+        raise
+    except (OSError, UnicodeError) as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise UsageError(f"{given}: cannot write the file: {why}") from None
 
 
 def connect_db(args: argparse.Namespace, read_only: bool = False) -> Any:

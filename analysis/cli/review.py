@@ -12,10 +12,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-from .common import UsageError, add_cluster, busy, cluster_of
+from .common import UsageError, add_cluster, busy, cluster_of, write_atomic
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
@@ -44,8 +43,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     r.add_argument("--out", metavar="FILE", help="write here (FILE.html; with --json, FILE.json; default: stdout for --json)")
     r.add_argument("--json", action="store_true", help="the review as JSON (README: Review)")
     r.add_argument("--deep", action="store_true", help="review in expected points when nothing is stored")
-    r.add_argument("--lang", choices=("tr", "en"), default="en",
-                   help="the report's language: the HTML, and the key moments' lessons in --json (default en)")
+    r.add_argument("--lang", choices=("tr", "en"), default="tr",
+                   help="the report's language: the HTML, and the key moments' lessons in --json (default tr, "
+                   "as the board)")
     r.add_argument("--min-cost", type=float, default=0, metavar="N",
                    help="only mistakes over N expected points in full; the rest collapsed (default 0)")
     src = r.add_mutually_exclusive_group()
@@ -150,6 +150,6 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.min_cost < 0:
             raise UsageError("--min-cost must be 0 or more")
         text = render(res, gr, lang=args.lang, min_cost=args.min_cost, notes=notes)
-    Path(args.out).write_text(text, encoding="utf-8")
+    write_atomic(args.out, text)
     print(f"{args.out}: {gr.depth} review of {args.game} ({max(1, len(text) // 1024)} KB)")
     return 0

@@ -19,9 +19,10 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from . import report_notes
+from .report_stats import stats_html
 from .lesson import describe, hand_expected, pricing_worlds, sentence
 from .moments import Moment, key_moments
-from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, RATE_OVER, Choice, Decision, GameReview, HandReview, Mistake, severity
+from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
@@ -30,8 +31,9 @@ SEVERITY_WORD = {"blunder": ("büyük hata", "blunder"), "mistake": ("hata", "mi
                  "inaccuracy": ("küçük hata", "inaccuracy"), "note": ("not", "note")}
 
 CSS = """
-body{font-family:system-ui,sans-serif;margin:24px;color:#222;background:#fafaf7;max-width:1100px}
-h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}
+body{font-family:system-ui,sans-serif;margin:24px;color:#222;background:#fafaf7;max-width:1100px;
+ overflow-wrap:break-word}
+h1{font-size:22px;overflow-wrap:anywhere}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
 .t{display:inline-flex;flex-direction:column;align-items:center;width:22px;height:31px;margin:1px;
  border-radius:4px;background:linear-gradient(#fffdf4,#f3e9cc);border:1px solid #c8b68a;
@@ -49,7 +51,13 @@ tr.pl td{background:#fff3d6}
 .km h2{margin-top:4px;font-size:16px}.km .kmg{display:grid;grid-template-columns:1fr 1fr;gap:0 16px}
 .km h3{font-size:13px;margin:2px 0 0 0}.km ol{margin:0 0 2px 0;padding-left:18px;font-size:12px;line-height:1.3}
 .km li{margin:1px 0}
-details.dd{margin:3px 0}details.dd summary{cursor:pointer;font-size:13px}details.z{margin:6px 0;color:#555}
+details.dd{margin:3px 0}details.dd summary{cursor:pointer;font-size:13px}details.z,details.g{margin:6px 0;color:#555}
+.wide{overflow-x:auto;max-width:100%}.wide td{text-align:right}tr.sub th{background:#f0ede4}
+details.f{border:1px solid #ddd;border-radius:6px;margin:6px 0;background:#fff}
+details.f>summary{cursor:pointer;padding:5px 8px;font-size:14px}details.f[open]>summary{border-bottom:1px solid #eee}
+details.f .m{border:0;border-bottom:1px dashed #ddd;border-radius:0;margin:0}.dw{padding:8px}
+@media (max-width:600px){body{margin:10px}.km .kmg{grid-template-columns:1fr}td,th{padding:2px 5px}
+ .m,.d,.dw{padding:6px}}
 """
 
 
@@ -254,21 +262,40 @@ def _badge(m: Mistake, lang: str) -> str:
     return f'<span class="sev" style="background:{SEVERITY_COLOUR[m.severity]}">{esc(sev)}</span>'
 
 
-def _mistake_html(m: Mistake, state: HandState, players: Sequence[str], d: Decision, lang: str,
-                  anchor: str = "") -> str:
-    detail = detail_html(m, state.okey, lang)
-    extra = f' · {esc(word("d_okeys_kept", lang))}' if d.played.get("okeys_kept") else ""
-    return (f'<div class="m" data-category="{esc(m.category)}"{anchor}>{_badge(m, lang)} '
-            f'<b>{esc(category_name(m.category, lang))}</b> — {esc(players[m.seat])} · '
-            f'{esc(word("turn", lang, n=d.turn + 1))} · {esc(word("cost", lang))} '
-            f'<b>{esc(word("points", lang, n=m.cost))}</b> · '
-            f'<span class="lbl">{esc(word("step", lang, step=m.step, line=m.line))}</span>'
-            f'<div class="lbl">{esc(definition(m.category, lang))}</div>'
-            f'<div>{detail}{extra}</div>'
-            f'<div>{esc(word("rack", lang))}: {rack(state.racks[m.seat], state.okey)}</div>'
+def _same_step(ms: Sequence[tuple[Mistake, Decision]], n_steps: int) -> list[list[tuple[Mistake, Decision]]]:
+    """The findings (in turn order) grouped by decision and step: one drawing of the position each."""
+    groups: list[list[tuple[Mistake, Decision]]] = []
+    for m, d in ms:
+        step = min(max(m.step, 0), n_steps - 1)
+        if groups and groups[-1][0][1] is d and min(max(groups[-1][0][0].step, 0), n_steps - 1) == step:
+            groups[-1].append((m, d))
+        else:
+            groups.append([(m, d)])
+    return groups
+
+
+def _findings_html(group: Sequence[tuple[Mistake, Decision]], state: HandState, players: Sequence[str],
+                   lang: str, anchor: str = "") -> str:
+    """The findings of one step, closed: a line each in the summary (how bad, what, who, when,
+    the cost); opened, each finding in words, then the rack, the table, what was played and the
+    best line, drawn once for them all."""
+    d = group[0][1]
+    heads = " · ".join(f'{_badge(m, lang)} <b>{esc(category_name(m.category, lang))}</b> '
+                       f'{esc(word("points", lang, n=m.cost))}' for m, _ in group)
+    who = group[0][0].seat
+    cards = "".join(
+        f'<div class="m" data-category="{esc(m.category)}"><b>{esc(category_name(m.category, lang))}</b>'
+        f'{"" if m.seat == who else " — " + esc(players[m.seat])} · {esc(word("turn", lang, n=d.turn + 1))} · '
+        f'<span class="lbl">{esc(word("step", lang, step=m.step, line=m.line))}</span>'
+        f'<div class="lbl">{esc(definition(m.category, lang))}</div>'
+        f'<div>{detail_html(m, state.okey, lang)}</div></div>' for m, _ in group)
+    extra = f'<div>{esc(word("d_okeys_kept", lang))}</div>' if d.played.get("okeys_kept") else ""
+    return (f'<details class="f"{anchor}><summary>{heads} — {esc(players[who])} · '
+            f'{esc(word("turn", lang, n=d.turn + 1))}</summary>{cards}<div class="dw">{extra}'
+            f'<div>{esc(word("rack", lang))}: {rack(state.racks[who], state.okey)}</div>'
             f'<div>{esc(word("table", lang))}: {table(state, players, lang)}</div>'
             f'<div>{esc(word("played", lang))}: {events_html(d.played.get("events", []), state.okey, lang)}</div>'
-            f'{best_html(d.best, state.okey, lang)}</div>')
+            f'{best_html(d.best, state.okey, lang)}</div></details>')
 
 
 def _pm(c: Choice, x: float) -> str:
@@ -405,30 +432,16 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     depth = word("deep" if gr.depth == "deep" else "quick", lang)
     moments = key_moments(gr, lang)
     keep = frozenset(anchor_id(m.ord, m.turn, m.kind) for ms in moments for m in ms)
-    out = [(f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"><title>{esc(word("title", lang))}: '
+    out = [(f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(word("title", lang))}: '
             f'{esc(gr.game)}</title><style>{CSS}{report_notes.CSS}</style></head><body>'),
            f'<h1>{esc(word("title", lang))} — {esc(gr.game)}</h1>',
            (f'<p class="lbl">{esc(word("variant", lang))} {esc(gr.variant)} · {esc(res.header.get("started", ""))} · '
             f'{esc(res.header.get("site", ""))} · {esc(depth)} · {esc(gr.version)}</p>'),
-           moments_html(moments, lang),
-           (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
-            f'<th>{esc(word("decisions", lang))}</th><th>{esc(word("graded", lang))}</th>'
-            f'<th>{esc(word("accuracy", lang))}</th><th>{esc(word("cost", lang))}</th>'
-            f'<th>{esc(word("cost_hand", lang))}</th>'
-            + "".join(f'<th>{esc(word("rate", lang, x=n))}</th>' for n in RATE_OVER)
-            + (f'<th>{esc(word("forced", lang))}</th>' if gr.depth == "deep" else "")
-            + f'<th>{esc(word("by_category", lang))}</th></tr>')]
-    total_forced = 0
-    for row in gr.summary():
-        cats = ", ".join(f"{esc(category_name(k, lang))} {v}" for k, v in sorted(row["by_category"].items()))
-        acc = "—" if row["accuracy"] is None else f'{row["accuracy"]:.0f}%'
-        rates = "".join(f'<td>{"—" if v is None else f"{v:.0f}%"}</td>' for v in row["rates"].values())
-        total_forced += row["forced"]
-        out.append(f'<tr><td>{row["seat"]}</td><td>{esc(row["player"])}</td><td>{row["decisions"]}</td>'
-                   f'<td>{row["graded"]}</td><td>{acc}</td><td>{row["cost"]:.0f}</td>'
-                   f'<td>{row["cost_per_hand"]:.1f}</td>{rates}'
-                   + (f'<td>{row["forced"]}</td>' if gr.depth == "deep" else "") + f'<td>{cats}</td></tr>')
-    out.append("</table>")
+           moments_html(moments, lang)]
+    rows = gr.summary()
+    out.append(stats_html(rows, lang, gr.depth == "deep"))
+    total_forced = sum(row["forced"] for row in rows)
     if gr.depth == "deep":
         w = pricing_worlds(gr)
         out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))}'
@@ -454,16 +467,18 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
         if not ms:
             out.append(f'<p class="lbl">{esc(word("no_mistakes", lang))}</p>')
         seen: set[tuple[int, int]] = set()
-        for m, d in ms:
-            step = min(max(m.step, 0), len(hr.steps) - 1)
+        for group in _same_step(ms, len(hr.steps)):
+            d = group[0][1]
             first = (d.ord, d.turn) not in seen  # a key moment links to its turn's first finding
             seen.add((d.ord, d.turn))
-            out.append(_mistake_html(m, hr.steps[step].state, players, d, lang,
-                                     f' id="{anchor_id(d.ord, d.turn, "turn")}"' if first else ""))
+            step = min(max(group[0][0].step, 0), len(hr.steps) - 1)
+            out.append(_findings_html(group, hr.steps[step].state, players, lang,
+                                      f' id="{anchor_id(d.ord, d.turn, "turn")}"' if first else ""))
     out += report_notes.other_notes(notes, noted, players, lang)
-    out.append(f'<h2>{esc(word("categories", lang))}</h2><table>')
+    out.append(f'<h2>{esc(word("categories", lang))}</h2><details class="g"><summary>'
+               f'{esc(word("categories_open", lang, n=len(CATEGORIES)))}</summary><table>')
     out += [f"<tr><td>{esc(category_name(k, lang))}</td><td>{esc(definition(k, lang))}</td></tr>" for k in CATEGORIES]
-    out.append("</table></body></html>")
+    out.append("</table></details></body></html>")
     return "\n".join(out)
 
 

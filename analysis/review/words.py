@@ -126,6 +126,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "other_finishes": ("başka bir dizi eli bitirir", "another line finishes the hand"),
     "kept_opening": ("tutulsaydı açılış {v} puanda kalırdı (eşik {th})", "kept, the opening stayed at {v} (needs {th})"),
     "categories": ("Türler", "Categories"),
+    "categories_open": ("{n} türün her biri ne demek", "what each of the {n} categories means"),
     "key_moments": ("Önemli anlar", "Key moments"),
     "km_note": ("Oyuncuların en pahalı 3–5 kararı, en pahalısı önce: ne kaybettirdi ve dersi.",
                 "Each player's 3–5 costliest decisions, the costliest first: what it lost and its lesson."),
