@@ -103,3 +103,34 @@ def test_an_eleven_round_game_kept_by_taps_on_a_phone(server: dict[str, Any], ph
     expect(phone.get_by_text("İzliyorsunuz")).to_be_visible()
     assert phone.locator(".st-key-save").count() == 0
     assert "Traceback" not in server["log"].read_text(errors="replace")
+
+
+def test_a_hand_count_out_of_range_is_refused_and_an_opening_cannot_be_unpicked_G1(server: dict[str, Any],
+                                                                                    phone: Any) -> None:
+    """The range of the hand count is shown beside its box, a count outside it is refused at Start
+    with the range named (a bounded box kept its last good value behind a red "!" and started an
+    11-hand game); a seat's "Puanla", picked by itself, stays picked when tapped again, so its
+    "Istakada kalan" box stays."""
+    from playwright.sync_api import expect
+
+    drv = Driver(phone, server["url"])
+    drv.open("lang=tr")
+    expect(phone.locator(".st-key-n_hands_101")).to_contain_text("El sayısı (7–21, G1)")
+    for s, n in enumerate(NAMES):
+        loc = phone.locator(f".st-key-n_name{s} input")
+        loc.fill(n)
+        loc.press("Tab")
+        drv.settle()
+    drv.type_number("n_hands_101", 3)
+    drv.tap(".st-key-n_start button")
+    expect(phone.get_by_text("El sayısı 3 olamaz: bu kural setinde 7–21 el oynanır (G1).")).to_be_visible()
+    assert "sheet=" not in phone.url
+
+    drv.start(NAMES, hands=7)
+    drv.option("fin", NAMES[0])
+    picked = phone.locator('.st-key-op1 button:has(p:text-is("Puanla"))').first
+    expect(picked).to_have_attribute("data-selected", "true")
+    drv.tap('.st-key-op1 button:has(p:text-is("Puanla"))')
+    expect(picked).to_have_attribute("data-selected", "true")
+    expect(phone.locator(".st-key-left1 input")).to_be_visible()
+    assert "Traceback" not in server["log"].read_text(errors="replace")
