@@ -1,10 +1,18 @@
-"""How tall is a deep review's HTML report? (issue 24: 112,000 px for 11 hands.) Deep-reviews the
-first sample game (11 hands) on a few pricing worlds (the height depends on how many decisions
-carry a cost, not on the prices), renders the Turkish report and measures it in Chromium at
-1280x800: as it opens (decisions without a cost collapsed, each costed one a line) and with every
-decision opened.
+"""How wide and how tall is the HTML report (`istaka report`)? Renders the first sample game's report
+(11 hands) in Turkish and English and measures it in Chromium on a 390x844 phone and a 1280x800
+laptop: ``document.scrollingElement`` scrollWidth (over the screen's width: the page scrolls
+sideways) and scrollHeight, as it opens (findings and decisions without a cost closed) and with
+every ``<details>`` opened.
 
-    python bench/report_height.py [--worlds 8]
+The quick review by default (what `istaka report` writes after `istaka analyze`); ``--deep`` also
+deep-reviews the game on a few pricing worlds (the height depends on how many decisions carry a
+cost, not on the prices).
+
+    python bench/report_height.py [--deep [--worlds 8]]
+
+Measured 2026-12-05, quick review, before -> after the phone layout and closed findings:
+390x844 tr 759 x 31,536 px -> 390 x 4,507; en 748 x 33,007 -> 390 x 4,982;
+1280x800 tr 1280 x 14,986 -> 1280 x 3,332; en 1280 x 15,268 -> 1280 x 3,332.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -23,38 +32,62 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_helpers import ARGS, CHROMIUM  # noqa: E402
 
 from analysis.game import read_file, replay_game  # noqa: E402
-from analysis.review import render  # noqa: E402
-from analysis.review.deep import deep_review_game  # noqa: E402
+from analysis.review import render, review_game  # noqa: E402
+
+VIEWPORTS = ((390, 844), (1280, 800))
+SIZE = "[document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]"
+
+
+def measure(browser: Any, page_file: Path) -> list[str]:
+    """One line per viewport: width, height in px and screens, height with every details opened."""
+    out = []
+    for w, h in VIEWPORTS:
+        pg = browser.new_page(viewport={"width": w, "height": h})
+        try:
+            pg.goto(page_file.as_uri())
+            width, height = pg.evaluate(SIZE)
+            pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            width_open, whole = pg.evaluate(SIZE)
+        finally:
+            pg.close()
+        over = "" if max(width, width_open) <= w else f"  OVERFLOWS by {max(width, width_open) - w} px"
+        out.append(f"  {w}x{h}: width {width} px, height {height:,} px ({height / h:.1f} screens); "
+                   f"every details opened: {whole:,} px{over}")
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--worlds", type=int, default=8)
+    ap.add_argument("--deep", action="store_true", help="also the deep review's report")
+    ap.add_argument("--worlds", type=int, default=8, help="the deep pass's pricing worlds (default 8)")
     a = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     g = read_file(ROOT / "data" / "sample" / "games.jsonl.gz").games[0]
     res = replay_game(g, keep_steps=True)
-    t0 = time.process_time()
-    gr = deep_review_game(res, budget=0.0, worlds=a.worlds)
-    ch = [c for d in gr.decisions for c in d.choices]
-    print(f"{g.id}: {len(res.hands)} hands, {len(ch)} decisions ({sum(bool(c.forced) for c in ch)} forced, "
-          f"{sum(c.cost > 0 for c in ch)} with a cost), deep pass {time.process_time() - t0:.1f} s CPU on "
-          f"{a.worlds} pricing worlds, load {os.getloadavg()}")
-    with tempfile.TemporaryDirectory() as d:
-        page_file = Path(d) / "r.html"
-        page_file.write_text(render(res, gr, lang="tr"), encoding="utf-8")
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                pg = b.new_page(viewport={"width": 1280, "height": 800})
-                pg.goto(page_file.as_uri())
-                short = pg.evaluate("document.documentElement.scrollHeight")
-                pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
-                whole = pg.evaluate("document.documentElement.scrollHeight")
-            finally:
-                b.close()
-    print(f"report height at 1280x800: {short} px ({short / 800:.1f} screens); every decision opened: {whole} px")
+    reviews = [("quick", review_game(res))]
+    findings = sum(len(d.mistakes) for d in reviews[0][1].decisions)
+    print(f"{g.id}: {len(res.hands)} hands, {findings} findings in the quick review, load {os.getloadavg()}")
+    if a.deep:
+        from analysis.review.deep import deep_review_game
+
+        t0 = time.process_time()
+        gr = deep_review_game(res, budget=0.0, worlds=a.worlds)
+        ch = [c for d in gr.decisions for c in d.choices]
+        print(f"deep: {len(ch)} decisions ({sum(bool(c.forced) for c in ch)} forced, {sum(c.cost > 0 for c in ch)} "
+              f"with a cost), {time.process_time() - t0:.1f} s CPU on {a.worlds} pricing worlds")
+        reviews.append(("deep", gr))
+    with tempfile.TemporaryDirectory() as d, sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for depth, gr in reviews:
+                for lang in ("tr", "en"):
+                    page_file = Path(d) / f"{depth}-{lang}.html"
+                    page_file.write_text(render(res, gr, lang=lang), encoding="utf-8")
+                    print(f"{depth} review, {lang} ({page_file.stat().st_size // 1024} KB):")
+                    print("\n".join(measure(b, page_file)))
+        finally:
+            b.close()
 
 
 if __name__ == "__main__":
