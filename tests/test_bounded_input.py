@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from hostile_logs import takeback_flood
 
 from analysis.game.log import read_lines
@@ -21,3 +24,57 @@ def test_one_takeback_a_turn_is_still_legal_O6() -> None:
     r = read_lines(takeback_flood(1).splitlines())
     hand = replay_game(r.games[0], keep_steps=True).hands[0]
     assert hand.error is None, hand.error
+
+
+def _golden(name: str = "penalty_x2") -> list[str]:
+    return (Path(__file__).parent / "data" / "golden" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def test_a_complete_game_is_kept_whatever_lines_naming_it_follow_and_its_reason_is_listed() -> None:
+    lines = _golden("normal_finish")  # its one planned hand ends with an 'end' event
+    gid = json.loads(lines[0])["game"]
+    junk = ["not json"] * 150 + [json.dumps({"type": "draw", "game": gid})] * 3 + [lines[2]]
+    r = read_lines(lines + junk)
+    assert [g.id for g in r.games] == [gid]  # its last hand ended before the junk
+    summary = r.errors[-1].message
+    assert "more errors" in summary and "games read: 1, refused: 0" in summary
+
+
+def test_a_refused_games_reason_is_listed_even_past_the_error_bound() -> None:
+    lines = _golden()
+    gid = json.loads(lines[0])["game"]
+    head = lines[:3]  # the game's header, its hand, one event: unfinished, then one broken line of it
+    orphans = [json.dumps({"type": "draw", "game": f"z{i}", "hand": 1}) for i in range(150)]  # 150 file errors
+    r = read_lines(head + orphans + [json.dumps({"type": "draw", "game": gid})])
+    assert r.games == []
+    assert any(e.game == gid for e in r.errors), "the game's reason was cut with the file's junk"
+    assert "games read: 0, refused: 1" in r.errors[-1].message
+
+
+def test_a_score_sheet_past_100_results_is_refused_at_the_reader_G1() -> None:
+    head = {"type": "game", "game": "s", "variant": "101", "players": ["A", "B", "C", "D"], "sheet": True}
+    res = {"type": "result", "game": "s", "finisher": None, "kind": "exhausted", "opened": [None] * 4,
+           "left": [0, 0, 0, 0], "penalties": []}
+    lines = [json.dumps(head)] + [json.dumps(res | {"hand": i}) for i in range(1, 32_700)]
+    r = read_lines(lines)
+    assert r.games == []
+    assert any("100 hands" in e.message and e.rule == "G1" for e in r.errors)
+
+
+def test_a_player_name_past_100_characters_is_refused_naming_the_field() -> None:
+    lines = _golden()
+    head = json.loads(lines[0])
+    head["players"][1] = "x" * 5_000
+    r = read_lines([json.dumps(head)] + lines[1:])
+    assert r.games == []
+    assert r.errors[0].field == "players" and "100 characters" in r.errors[0].message
+    assert len(str(r.errors[0])) < 300
+
+
+def test_a_hand_past_2000_events_is_refused_at_the_reader() -> None:
+    lines = _golden()
+    gid = json.loads(lines[0])["game"]
+    pen = json.dumps({"type": "penalty", "game": gid, "hand": 1, "seat": 0, "points": 0, "reason": "x"})
+    r = read_lines(lines[:2] + [pen] * 2_001 + lines[2:])
+    assert r.games == []
+    assert "2,000 events" in r.errors[0].message

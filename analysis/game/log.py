@@ -79,6 +79,7 @@ class GameLog:
     error: ReadError | None = None
     hands_seen: int = field(default=0, compare=False, repr=False)
     hand_events: int = field(default=0, compare=False, repr=False)  # events since the last 'hand'
+    complete: bool = field(default=False, compare=False, repr=False)  # its planned last hand has ended
 
     def content(self) -> list[dict[str, Any]]:
         return [self.header] + [e for _, e in self.events]
@@ -261,7 +262,10 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
     n = 0
 
     def fail(g: GameLog, err: ReadError) -> None:
-        if g.error is None:
+        if g.complete:  # nothing after a game's last hand takes the game down with it
+            err.message += "; after the game's last hand: the line is not read, the game is kept"
+            errors.append(err)
+        elif g.error is None:
             g.error = err
 
     def charge(gid: str | None, err: ReadError) -> None:
@@ -357,6 +361,10 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 orphans.add(gid)
             last_game = gid
             continue
+        if g.complete:
+            fail(g, ReadError(file, n, gid, f"a {ev['type']} event", "type"))
+            last_game = gid
+            continue
         wrong = misplaced(g.header, ev)  # score sheets hold results, full logs none
         if wrong is not None:
             fail(g, ReadError(file, n, gid, wrong, "type", "G1"))
@@ -393,6 +401,9 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 g.hands_seen = -1
                 continue
         g.events.append((n, ev))
+        if ((ev["type"] == "end" or ev["type"] == "result") and ev["hand"] == g.header.get("hands")
+                and g.error is None and ev.get("reason") != "void" and ev.get("kind") != "void"):
+            g.complete = True  # the planned last hand ended (a void hand is played again, E3)
     if unnamed:
         settle(None, False)
     errors.extend(early.values())
@@ -411,13 +422,15 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
             first.error = g.error
     for g in kept:
         if g.error is not None:
-            errors.append(g.error)
+            list.append(errors, g.error)  # a refused game's reason is always listed, past the bound too
     errors.sort(key=lambda e: e.line or 0)
     out = list(errors)
+    good = [g for g in kept if g.error is None]
     if errors.dropped:
         out.append(ReadError(file, None, None, f"{errors.dropped:,} more errors in this file are not listed (the "
-                             f"first {MAX_ERRORS} are)"))
-    return ReadResult([g for g in kept if g.error is None], out, errors.dropped)
+                             f"first {MAX_ERRORS} are); games read: {len(good):,}, refused: "
+                             f"{len(kept) - len(good):,}"))
+    return ReadResult(good, out, errors.dropped)
 
 
 def read_file(path: str | Path, raw: bytes | None = None) -> ReadResult:
