@@ -69,14 +69,14 @@ def _rack(g: PlayGame, s: HandState, seat: int, step: Step, build_key: str, mode
 
 
 def _hints(g: PlayGame, seat: int, step: Step, lang: str) -> None:
-    st.button(t("pl_hint", lang), key=f"pl_hint~{step[0]}.{step[1]}", on_click=ps.ask_hint,
+    st.button(t("pl_hint", lang), key=ps.step_key("pl_hint", g), on_click=ps.ask_hint,
               args=(data.db_file(), g.id, step, seat), icon=":material/lightbulb:")
     got = ps.hint_for(g.id, step)
     if got is not None:
-        rows = [t("pl_hint_line", lang, k=k, what=h["label"], mean="—" if h["mean"] is None else h["mean"])
+        rows = [t("pl_hint_line", lang, k=k, what=md_text(h["label"]), mean="—" if h["mean"] is None else h["mean"])
                 for k, h in enumerate(got, 1)]
         st.markdown(f'<div data-testid="pl-hints" data-n="{len(got)}"></div>', unsafe_allow_html=True)
-        st.info("  \n".join(md_text(r) for r in rows) or t("pl_hint_none", lang))
+        st.info("  \n".join(rows) or t("pl_hint_none", lang))
 
 
 def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
@@ -107,19 +107,19 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     rules = s.rules
     a = st.columns(4)
     if rules.gosterge and not s.started[seat] and not s.shown[seat] and s.indicator in s.racks[seat]:  # O7
-        a[0].button(t("pl_show", lang, tile=str(s.indicator)), key="pl_show", on_click=ps.act,
+        a[0].button(t("pl_show", lang, tile=str(s.indicator)), key=ps.step_key("pl_show", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "show", "seat": seat, "tile": str(s.indicator)}))
     if rules.declare_pairs and s.opened[seat] is None and not s.declared[seat]:  # O10
-        a[1].button(t("pl_declare", lang), key="pl_declare", on_click=ps.act,
+        a[1].button(t("pl_declare", lang), key=ps.step_key("pl_declare", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "declare", "seat": seat, "what": "pairs"}))
     if phase == "draw":
         prev = (seat - 1) % 4
         top = s.discards[prev][-1] if s.takeable == prev and s.discards[prev] else None
         d = st.columns(3)
-        d[0].button(t("pl_draw", lang), key="pl_draw", type="primary", on_click=ps.act,
+        d[0].button(t("pl_draw", lang), key=ps.step_key("pl_draw", g), type="primary", on_click=ps.act,
                     args=(db, g.id, step, {"type": "draw", "seat": seat}), icon=":material/add_box:")
         if top is not None:
-            d[1].button(t("pl_take", lang, tile=str(top)), key="pl_take", on_click=ps.act,
+            d[1].button(t("pl_take", lang, tile=str(top)), key=ps.step_key("pl_take", g), on_click=ps.act,
                         args=(db, g.id, step, {"type": "take", "seat": seat, "tile": str(top)}))
         _rack(g, s, seat, step, k_build, "discard", lang)
         if st.session_state.get(ps.TRAIN_KEY):
@@ -131,10 +131,10 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     _rack(g, s, seat, step, k_build, mode, lang)
     b = st.columns(3)
     if s.took is not None and s.took_unopened:  # P2: the taken discard goes back, then a draw
-        b[0].button(t("pl_return", lang, tile=str(s.took)), key="pl_return", on_click=ps.act,
+        b[0].button(t("pl_return", lang, tile=str(s.took)), key=ps.step_key("pl_return", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "return", "seat": seat, "tile": str(s.took)}))
     if s.turn_base is not None:  # O6
-        b[1].button(t("pl_takeback", lang), key="pl_takeback", on_click=ps.act,
+        b[1].button(t("pl_takeback", lang), key=ps.step_key("pl_takeback", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "takeback", "seat": seat}))
     if mode == "build":
         _build(db, g, s, seat, step, k_build, k_on, lang)
@@ -148,10 +148,10 @@ def _build(db: str, g: PlayGame, s: HandState, seat: int, step: Step, k_build: s
     opened = s.opened[seat] is not None
     kind = "open" if not opened or s.opened_this_turn else "meld"
     c = st.columns(3)
-    c[0].button(t("pl_next_group", lang), key="pl_next_group", on_click=ps.next_group, args=(k_build,))
-    c[1].button(t("pl_open_melds" if kind == "open" else "pl_meld", lang), key="pl_melds", type="primary",
+    c[0].button(t("pl_next_group", lang), key=ps.step_key("pl_next_group", g), on_click=ps.next_group, args=(k_build,))
+    c[1].button(t("pl_open_melds" if kind == "open" else "pl_meld", lang), key=ps.step_key("pl_melds", g), type="primary",
                 on_click=ps.place, args=(db, g.id, step, seat, kind, "melds", k_build))
-    c[2].button(t("pl_open_pairs" if kind == "open" else "pl_pairs", lang), key="pl_pairs",
+    c[2].button(t("pl_open_pairs" if kind == "open" else "pl_pairs", lang), key=ps.step_key("pl_pairs", g),
                 on_click=ps.place, args=(db, g.id, step, seat, kind, "pairs", k_build))
     melds = [m for m in s.table if m is not None]
     if melds:
@@ -159,11 +159,11 @@ def _build(db: str, g: PlayGame, s: HandState, seat: int, step: Step, k_build: s
             st.segmented_control(t("pl_layoff_on", lang), [m.index for m in melds], key=k_on,
                                  default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
         e = st.columns(3)
-        e[0].button(t("pl_layoff", lang), key="pl_layoff", on_click=ps.layoff,
+        e[0].button(t("pl_layoff", lang), key=ps.step_key("pl_layoff", g), on_click=ps.layoff,
                     args=(db, g.id, step, seat, "layoff", k_build, k_on))
-        e[1].button(t("pl_swap", lang), key="pl_swap", on_click=ps.layoff,
+        e[1].button(t("pl_swap", lang), key=ps.step_key("pl_swap", g), on_click=ps.layoff,
                     args=(db, g.id, step, seat, "swap", k_build, k_on))
-    st.button(t("pl_clear", lang), key="pl_clear", on_click=ps.clear, args=(k_build,))
+    st.button(t("pl_clear", lang), key=ps.step_key("pl_clear", g), on_click=ps.clear, args=(k_build,))
 
 
 # ---- a hand's end ------------------------------------------------------------------------------
@@ -198,13 +198,13 @@ def _ranks(g: PlayGame, tot: list[int], lang: str) -> None:
     rules = g.table_rules()
     order = sorted(range(4), key=lambda k: tot[k])
     mp = match_points(tot, g.planned) if rules.match_points else None
-    lines = [t("pl_rank", lang, rank=1 + sum(1 for u in tot if u < tot[k]), name=g.players[k], total=tot[k])
+    lines = [t("pl_rank", lang, rank=1 + sum(1 for u in tot if u < tot[k]), name=md_text(g.players[k]), total=tot[k])
              + (t("pl_mp", lang, mp=mp[k]) if mp else "") for k in order]
     if rules.esli:
         a, b = team_totals(tot)
         lines.append(t("pl_teams", lang, a=a, b=b))
     st.markdown(f'<div data-testid="pl-ranks" data-first="{order[0]}"></div>', unsafe_allow_html=True)
-    st.success("  \n".join(md_text(x) for x in lines))
+    st.success("  \n".join(lines))
 
 
 def hand_over(db: str, g: PlayGame, lang: str) -> None:

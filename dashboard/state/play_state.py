@@ -46,6 +46,8 @@ def step_of(g: PlayGame) -> Step:
 
 
 def step_key(name: str, g: PlayGame) -> str:
+    """The key of the turn's widget ``name`` at the game's present step: a tap sent from a page
+    showing an earlier step names a widget that is gone, and is dropped."""
     return f"{name}~{g.hand}.{len(g.events)}"
 
 
