@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hostile_logs import takeback_flood
 
 from analysis.game.log import read_lines
+from analysis.game.record import Recording, RecordError
 from analysis.game.replay import replay_game
 
 
@@ -78,3 +80,64 @@ def test_a_hand_past_2000_events_is_refused_at_the_reader() -> None:
     r = read_lines(lines[:2] + [pen] * 2_001 + lines[2:])
     assert r.games == []
     assert "2,000 events" in r.errors[0].message
+
+
+# ---- recording files (the recorder's JSON, analysis.game.record) ----------------------------
+
+
+def _recording() -> dict:
+    """A recording of golden x2-1 ("all racks") up to seat 2's failed opening."""
+    lines = [json.loads(x) for x in _golden()]
+    hand = lines[1]
+    rec = Recording("r-x2")
+    rec.view = None
+    rec.players = list(lines[0]["players"])
+    rec.starter, rec.indicator, rec.racks = hand["starter"], hand["indicator"], hand["racks"]
+    rec.deal()
+    for ev in lines[2:9]:  # ... open R1 R2 R3, takeback
+        rec.add({k: v for k, v in ev.items() if k not in ("game", "hand")})
+    return rec.to_dict()
+
+
+def test_a_recording_round_trips_through_its_bounded_reader() -> None:
+    d = _recording()
+    r = Recording.from_json(json.dumps(d))
+    assert r.events == d["events"] and r.state() is not None
+
+
+@pytest.mark.parametrize("damage", ["nested", "open_empty", "no_deal", "done_without_racks", "pairs_15000",
+                                    "pairs_900", "long_name", "huge"])
+def test_a_damaged_recording_file_is_one_record_error(damage: str) -> None:
+    d = _recording()
+    if damage == "nested":
+        raw = "[" * 100_000 + "]" * 100_000
+    else:
+        opn, back = d["events"][-2], d["events"][-1]
+        if damage == "open_empty":
+            d["events"][-2] = {**opn, "melds": [[]]}  # M1 when the page asks for the state
+        elif damage == "no_deal":
+            d["racks"] = [[], [], [], []]  # D1
+        elif damage == "done_without_racks":
+            d["done"] = [{"hand": 1, "starter": 0, "indicator": "Y6", "events": [], "result": "finish"}]
+        elif damage == "pairs_15000":
+            d["events"] += [opn, back] * 15_000
+        elif damage == "pairs_900":
+            d["events"] += [opn, back] * 900
+        elif damage == "long_name":
+            d["players"][0] = "x" * 5_000
+        elif damage == "huge":
+            d["started"] = "x" * 2_000_000
+        raw = json.dumps(d)
+    with pytest.raises(RecordError) as e:
+        Recording.from_json(raw)
+    assert "\n" not in str(e.value) and len(str(e.value)) < 400
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"id": "kayit-20261205-000000", "done": [{}]}'])
+def test_the_recorder_page_loads_a_damaged_recording_as_none_not_a_traceback(tmp_path: Path, text: str) -> None:
+    from dashboard.state import recordings
+
+    db = str(tmp_path / "t.duckdb")
+    recordings.folder(db).mkdir()
+    (recordings.folder(db) / "kayit-20261205-000000.json").write_text(text, encoding="utf-8")
+    assert recordings.load(db, "kayit-20261205-000000") is None

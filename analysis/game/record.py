@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import apply
-from .log import GameLog, LogFormatError, validate_event
+from .lines import MAX_LINE_BYTES, parse_line
+from .log import MAX_HAND_EVENTS, MAX_HANDS, MAX_NAME, GameLog, LogFormatError, validate_event
 from .replay import GameResult, HandResult, replay_game
 from .rules import Rules, RulesError, resolve
 from .seatview import ViewFormatError, apply_view, check_event
@@ -29,6 +30,7 @@ from .state import HandState, IllegalMove
 from .tiles import NotationError, Tile
 
 _OVER = ("finish", "exhausted", "void")
+MAX_FILE_BYTES = MAX_LINE_BYTES  # a recording file (a 21-hand game with every rack: some 200 KB)
 
 
 class RecordError(ValueError):
@@ -177,6 +179,8 @@ class Recording:
         """Accept the deal (gösterge and known racks), checked like a log's hand event (D1, T1, T2,
         and D2 / G1 against the hand before)."""
         self.table_rules()
+        if any(len(p) > MAX_NAME for p in self.players):
+            raise RecordError(f"a player's name is longer than {MAX_NAME} characters")
         if self.indicator is None:
             raise RecordError("the gösterge is not entered yet", "T2")
         was = self.dealt
@@ -195,6 +199,8 @@ class Recording:
         refusal (RecordError with the rule ID) leaves the recording unchanged."""
         if not self.dealt:
             raise RecordError("enter the deal first", "D1")
+        if len(self.events) >= MAX_HAND_EVENTS:
+            raise RecordError(f"a hand holds at most {MAX_HAND_EVENTS:,} events (the reader's limit)")
         ev = {"game": self.id, "hand": self.hand, **event}
         try:
             validate_event(ev)
@@ -288,8 +294,9 @@ class Recording:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Recording:
         """A recording from its file (:meth:`to_dict`); a file whose fields have the wrong shape
-        (an edited or damaged file) is refused with one RecordError naming the field."""
-        if not isinstance(d, dict) or not isinstance(d.get("id"), str):
+        or whose moves the engine refuses (an edited or damaged file) is refused with one
+        RecordError naming the field or the rule."""
+        if not isinstance(d, dict) or not isinstance(d.get("id"), str) or not 0 < len(d["id"]) <= 200:
             raise RecordError("a recording file is an object with an id")
         r = cls(d["id"])
         for k in ("variant", "rules", "players", "view", "starter", "indicator", "racks", "dealt", "events",
@@ -297,7 +304,27 @@ class Recording:
             if k in d:
                 setattr(r, k, d[k])
         _check_shape(r)
+        try:
+            if r.done or r.dealt:
+                r.game()  # every hand played and the one in progress, through the engine
+                r.states()
+        except RecordError as e:
+            raise RecordError(f"recording {r.id}: {e.message}", e.rule) from None
+        except (LogFormatError, ViewFormatError, NotationError, KeyError, TypeError) as e:
+            raise RecordError(f"recording {r.id}: {e}") from None
         return r
+
+    @classmethod
+    def from_json(cls, raw: bytes | str) -> Recording:
+        """A recording from its file's text, read with the log reader's bounds (size, nesting,
+        string length): a damaged file is one RecordError, never a RecursionError."""
+        size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+        if size > MAX_FILE_BYTES:
+            raise RecordError(f"a recording file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        d, why, fld = parse_line(raw)
+        if why is not None:
+            raise RecordError(f"recording file: {why}" + (f" (field {fld!r})" if fld else ""))
+        return cls.from_dict(d)
 
 
 def parse_groups(text: str) -> list[list[str]]:
@@ -335,7 +362,8 @@ def _check_shape(r: Recording) -> None:
 
     if not isinstance(r.variant, str) or (r.rules is not None and not isinstance(r.rules, dict)):
         raise bad("variant" if not isinstance(r.variant, str) else "rules")
-    if not (isinstance(r.players, list) and len(r.players) == 4 and all(isinstance(p, str) for p in r.players)):
+    if not (isinstance(r.players, list) and len(r.players) == 4
+            and all(isinstance(p, str) and len(p) <= MAX_NAME for p in r.players)):
         raise bad("players")
     if r.view is not None and not is_int(r.view, 0, 3):
         raise bad("view")
@@ -350,12 +378,33 @@ def _check_shape(r: Recording) -> None:
         raise bad("racks")
     if not isinstance(r.dealt, bool):
         raise bad("dealt")
-    if not (isinstance(r.events, list) and all(isinstance(e, dict) for e in r.events)):
+    if not _events(r.events):
         raise bad("events")
     if r.scores is not None and not (isinstance(r.scores, list) and len(r.scores) == 4
                                      and all(is_int(x, -10**7, 10**7) for x in r.scores)):
         raise bad("scores")
     if r.started is not None and not isinstance(r.started, str):
         raise bad("started")
-    if not (isinstance(r.done, list) and all(isinstance(h, dict) for h in r.done)):
+    if not (isinstance(r.done, list) and len(r.done) <= MAX_HANDS and all(_played(h) for h in r.done)):
         raise bad("done")
+
+
+def _events(x: Any) -> bool:
+    return (isinstance(x, list) and len(x) <= MAX_HAND_EVENTS
+            and all(isinstance(e, dict) and isinstance(e.get("type"), str) for e in x))
+
+
+def _played(h: Any) -> bool:
+    """A ``done`` entry: a hand played, with what :meth:`Recording._hand_events` reads."""
+    def small(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_HANDS
+
+    return (isinstance(h, dict) and small(h.get("hand")) and small(h.get("starter"))
+            and isinstance(h.get("indicator"), str)
+            and isinstance(h.get("racks"), list) and len(h["racks"]) == 4
+            and all(isinstance(x, list) and all(isinstance(t, str) for t in x) for x in h["racks"])
+            and _events(h.get("events"))
+            and (h.get("scores") is None or (isinstance(h["scores"], list) and len(h["scores"]) == 4
+                                              and all(isinstance(v, int) and not isinstance(v, bool)
+                                                      and abs(v) <= 10**7 for v in h["scores"])))
+            and h.get("result") in (*_OVER, "invalid", "unfinished", None))
