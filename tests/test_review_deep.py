@@ -136,10 +136,14 @@ def test_every_decision_is_graded_and_no_cost_is_negative(sample_review) -> None
         # screened on PRICE worlds; a cost that passed is charged on CONFIRM times as many (D21)
         assert c.worlds in (PRICE, CONFIRM * PRICE) and (c.cost == 0 or c.worlds == CONFIRM * PRICE)
         assert len(c.candidates) >= 2 and c.candidates[0]["move"] == c.best
-        # the table shows every priced move at its price on the same worlds the cost comes from
+        # the table shows every legal move at its price; the played and the best ones on the same
+        # worlds the cost comes from, the others on the pricing worlds at least
         mine = [x for x in c.candidates if x["played"]]
         assert len(mine) == 1 and mine[0]["expected"] == pytest.approx(c.expected_played, abs=0.01)
-        assert all(x["n"] == c.worlds for x in c.candidates)
+        assert mine[0]["n"] == c.candidates[0]["n"] == c.worlds
+        assert all(x["n"] in (PRICE, c.worlds) for x in c.candidates)
+        for x in c.candidates:  # the parts add up to the price
+            assert sum(x["parts"].values()) == pytest.approx(x["expected"], abs=0.05)
 
 
 def test_a_loss_is_charged_once_at_its_decision(sample_review) -> None:

@@ -18,7 +18,7 @@ from analysis.evaluate import Evaluation, candidates, draw_candidate, evaluate, 
 from analysis.game import HandState, Tile, read_file, replay_game
 from analysis.players import View
 from analysis.review import Choice, Decision, GameReview, HandReview
-from analysis.review.deep import CONFIRM, Z, grade_decision, recommend
+from analysis.review.deep import CONFIRM, Z, grade_decision
 
 W = 16  # pricing worlds in these tests: every rule below holds at any number
 
@@ -60,43 +60,46 @@ def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path
     assert one.worlds == CONFIRM * W and one.cost > 0 and one.ci is not None  # screened on W, charged on 4W
 
 
-def test_the_pricing_worlds_are_not_the_ranking_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import analysis.evaluate.core as core
+def test_every_candidate_is_priced_on_the_same_worlds_with_no_ranking_screen(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every legal candidate is priced on the same fixed worlds (no screen of a few worlds decides
+    which ones are priced); a cost that passes is priced again on CONFIRM times the worlds, the
+    first ones included, for the played move and the contenders for best."""
     import analysis.review.deep as deep
 
     state = take_to_finish(tmp_path)
-    phase = ["?"]
-    seen: dict[str, list[tuple]] = {"rank": [], "price": []}
-    real_sample, real_eval, real_price = core.sample_world, deep.evaluate, deep.price
+    calls: list[tuple[int, int]] = []
+    real = deep.price
 
-    def sample(*a, **k):  # type: ignore[no-untyped-def]
-        racks, deck = real_sample(*a, **k)
-        seen[phase[0]].append((racks, tuple(deck)))
-        return racks, deck
+    def spy(view, cands, **k):  # type: ignore[no-untyped-def]
+        calls.append((len(cands), k["worlds"]))
+        return real(view, cands, **k)
 
-    def tagged(name, fn):  # type: ignore[no-untyped-def]
-        def run(*a, **k):  # type: ignore[no-untyped-def]
-            phase[0] = name
-            try:
-                return fn(*a, **k)
-            finally:
-                phase[0] = "?"
-        return run
-
-    real_draw = core._CodeWorlds.draw
-
-    def draw(self, rng):  # type: ignore[no-untyped-def]  # the compiled model's worlds, drawn as codes
-        got = real_draw(self, rng)
-        seen[phase[0]].append(got)
-        return got
-
-    monkeypatch.setattr(core, "sample_world", sample)
-    monkeypatch.setattr(core._CodeWorlds, "draw", draw)
-    monkeypatch.setattr(deep, "evaluate", tagged("rank", real_eval))
-    monkeypatch.setattr(deep, "price", tagged("price", real_price))
+    monkeypatch.setattr(deep, "price", spy)
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
-    assert c is not None and c.cost > 0 and len(seen["price"]) == W + CONFIRM * W and seen["rank"]
-    assert not set(seen["rank"]) & set(seen["price"])  # two independent samples
+    assert c is not None and c.cost > 0
+    assert calls[0] == (2, W) and calls[1] == (2, CONFIRM * W)  # draw and take, on W then on 4W
+    assert all(x["n"] == CONFIRM * W for x in c.candidates)
+
+
+def test_a_discard_prices_every_legal_discard_and_its_parts_add_up() -> None:
+    """Every distinct tile the seat may discard is a priced candidate (none left out by a screen),
+    and each candidate's parts (the hand-end score, the penalties by rule) add up to its price."""
+    from analysis.game import read_and_replay
+    from analysis.review.spots import hand_spots
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
+    hr = read_and_replay(str(sample), keep_steps=True)[0][0].hands[0]
+    spot = next(s for turn in hand_spots(hr) for s in turn if s.kind == "discard" and s.step > 20)
+    state = hr.steps[spot.step].state
+    view = View.of(state, spot.seat)
+    legal = {str(t) for t in view.rack if view.legal({"type": "discard", "seat": spot.seat, "tile": str(t)}) is not None}
+    c = grade_decision(state, spot.seat, "discard", list(spot.played), seed="s", worlds=W)
+    assert c is not None and len(legal) > 3
+    assert {x["events"][0]["tile"] for x in c.candidates} == legal
+    for x in c.candidates:
+        assert sum(x["parts"].values()) == pytest.approx(x["expected"], abs=0.05)
+        assert set(x["rates"]) == {"finish", "next_opens", "next_finishes"}
 
 
 def test_pricing_plays_every_candidate_in_every_world_where_the_ranking_pass_stops(tmp_path: Path) -> None:
@@ -153,7 +156,7 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     noisy = [0, 100, 0, 100] * 4  # played - best: +50 / -50 alternating around a mean of +10
     best = [40, 40, 40, 40] * 4
 
-    def fake(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
+    def fake(view, cands, *, seed, worlds, known, start=(), **_):  # type: ignore[no-untyped-def]
         vals = {"take": best, "draw": [b + d - 40 for b, d in zip(best, noisy)]}
         return [_ev(c, vals[c.kind]) for c in cands]
 
@@ -162,7 +165,7 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     assert c is not None and c.expected_played - c.expected_best == pytest.approx(10.0)
     assert c.ci is not None and c.ci > 10 and c.cost == 0  # 10 ± 26: not charged
 
-    def clear(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
+    def clear(view, cands, *, seed, worlds, known, start=(), **_):  # type: ignore[no-untyped-def]
         vals = {"take": best, "draw": [b + 30 + (i % 2) for i, b in enumerate(best)]}
         return [_ev(x, vals[x.kind]) for x in cands]
 
@@ -181,7 +184,7 @@ def test_a_cost_is_charged_at_the_price_of_the_confirming_worlds(tmp_path: Path,
     calls: list[int] = []
 
     def screen_then(confirmed):  # type: ignore[no-untyped-def]
-        def fake(view, cands, *, seed, worlds, known, start=()):  # type: ignore[no-untyped-def]
+        def fake(view, cands, *, seed, worlds, known, start=(), **_):  # type: ignore[no-untyped-def]
             calls.append(worlds)
             played = [70 + (i % 2) for i in range(worlds)] if worlds == W else confirmed
             return [_ev(c, (best[:worlds] if c.kind == "take" else played)) for c in cands]
@@ -209,21 +212,6 @@ def test_the_confirming_worlds_begin_with_the_screening_worlds(tmp_path: Path) -
     assert price(view, cands, seed="s", worlds=CONFIRM * W, start=short) == long
     with pytest.raises(ValueError, match="same candidates"):
         price(view, cands[::-1], seed="s", worlds=CONFIRM * W, start=short)
-
-
-def test_never_recommend_a_move_the_pricing_worlds_show_worse_than_a_third() -> None:
-    a, b, c = (draw_candidate(0), take_candidate(0, Tile.parse("R1")), take_candidate(0, Tile.parse("R2")))
-    ranked_best = _ev(a, [50, 52] * 8)
-    third = _ev(c, [20, 21] * 8)  # 30 better than the ranking's best on every pricing world
-    played = _ev(b, [60, 61] * 8)
-    assert recommend([ranked_best, played, third], 0) == 2
-    close = _ev(c, [30, 60] * 8)  # lower on average but within the interval: the ranking's best stays
-    assert recommend([ranked_best, played, close], 0) == 0
-    d, se, _ = close.diff(ranked_best)
-    assert d < 0 and d + Z * se >= 0
-
-
-# ---- forced decisions ----------------------------------------------------------------------------
 
 
 def test_a_discard_that_cannot_be_kept_is_forced_and_not_graded(tmp_path: Path) -> None:

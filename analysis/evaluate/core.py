@@ -48,6 +48,22 @@ class Evaluation:
     se: float  # standard error of the mean
     n: int  # worlds it was played in
     values: tuple[int, ...] = ()  # the score in each world, in world order (for paired differences)
+    # per world, the value's parts then the rates (fast.PARTS, fast.RATES), where asked (price(parts=True))
+    parts: tuple[tuple[int, ...], ...] = ()
+
+    def part_means(self) -> dict[str, float]:
+        """The mean of each part (fast.PARTS) over the worlds: they add up to :attr:`mean`."""
+        if not self.parts:
+            return {}
+        n = len(self.parts)
+        return {name: sum(p[i] for p in self.parts) / n for i, name in enumerate(fast.PARTS)}
+
+    def rate_means(self) -> dict[str, float]:
+        """How often, over the worlds, the seat finishes, the next seat opens, the next seat finishes."""
+        if not self.parts:
+            return {}
+        n, k = len(self.parts), len(fast.PARTS)
+        return {name: sum(p[k + i] for p in self.parts) / n for i, name in enumerate(fast.RATES)}
 
     def diff(self, other: Evaluation) -> tuple[float, float, int]:
         """Paired difference self - other on the worlds both were played in: (mean, se, n)."""
@@ -327,14 +343,16 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
           known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
-          start: Sequence[Evaluation] = ()) -> list[Evaluation]:
+          start: Sequence[Evaluation] = (), parts: bool = False) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
     (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
     never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
     ``model`` as in :func:`evaluate` (the compiled one where it is built). ``start``: the same
     candidates' prices from a call with fewer worlds and the same seed and view; its worlds are the
-    first ones here, so they are drawn again (to reach the worlds after them) but not played again."""
+    first ones here, so they are drawn again (to reach the worlds after them) but not played again.
+    ``parts``: keep each world's parts and rates (:attr:`Evaluation.parts`; the compiled model only,
+    whose rollout counts each penalty by its rule)."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []
@@ -344,19 +362,26 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     unseen, pinned = unseen_tiles(view, known)
     worlds_of = _worlds(view, unseen, pinned, rng, model)
     vals: list[list[int]] = [list(e.values) for e in start] if start else [[] for _ in cands]
+    bits: list[list[tuple[int, ...]]] = [list(e.parts) for e in start] if start else [[] for _ in cands]
     done = len(vals[0])
     for k in range(worlds):
         world = worlds_of()
         if k < done:
             continue
         for i, c in enumerate(cands):
-            vals[i].append(rollout(view, world, c))
+            if parts and world.pos is not None:
+                v, b = world.pos.value_parts(world.cworld, c.kind, c.events,
+                                             c.tile if c.kind == "discard" else None)
+                vals[i].append(v)
+                bits[i].append(b)
+            else:
+                vals[i].append(rollout(view, world, c))
     out = []
-    for c, v in zip(cands, vals):
+    for c, v, b in zip(cands, vals, bits):
         n = len(v)
         m = sum(v) / n
         sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
-        out.append(Evaluation(c, m, sd / math.sqrt(n), n, tuple(v)))
+        out.append(Evaluation(c, m, sd / math.sqrt(n), n, tuple(v), tuple(b) if len(b) == n else ()))
     return out
 
 

@@ -55,6 +55,14 @@ EV_SHOW, EV_DECLARE, EV_DRAW, EV_TAKE, EV_RETURN, EV_OPEN, EV_MELD, EV_LAYOFF, E
     EV_PENALTY, EV_END = range(1, 13)
 RULE_NAMES = {2: "X2", 3: "X3", 4: "X4", 5: "X5", 6: "X6", 7: "X7", 8: "O8"}
 RESULTS = {0: "unfinished", 1: "finish", 2: "exhausted", 3: "void"}
+PART_RULES = ("X2", "X3", "X4", "X5", "X6", "X7", "O8")
+# the parts of a candidate's value for its seat (its team's with partners), adding up to it: the
+# hand-end score (E4-E8), the penalties already charged before the decision, and each penalty by
+# rule charged from the decision on (the candidate's own events included)
+PARTS = ("hand", "paid") + PART_RULES
+# beside the parts, never added to them: the seat finishes, the next seat opens (from unopened),
+# the next seat finishes
+RATES = ("finish", "next_opens", "next_finishes")
 _KIND = {"run": 0, "group": 1, "pair": 2}
 
 
@@ -178,8 +186,21 @@ class Position:
         """The seat's hand score (its team's with partners) after the candidate in this world: a
         draw, a take, a discard of ``tile``, a placing whose ``events`` the engine applies, or an
         O7 decision (``show``: its event, or none for not showing)."""
+        return self.play(world, kind, events, tile)[0]
+
+    def value_parts(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]] = (),
+                    tile: Tile | None = None) -> tuple[int, tuple[int, ...]]:
+        """:meth:`value` and its parts in this world (:data:`PARTS` then :data:`RATES`): the parts
+        add up to the value exactly; the rates are 0 or 1."""
+        v, start = self.play(world, kind, events, tile)
+        return v, self.parts(v, start)
+
+    def play(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]],
+             tile: Tile | None) -> tuple[int, HandState | None]:
+        """The value, and the engine state the model started from (None: a void placing, E3)."""
         racks, deck = world
         s = self.seat
+        start: HandState | None = self.state
         if kind == "place":
             got = self._after.get(id(events))
             if got is None:
@@ -189,11 +210,11 @@ class Position:
                 mine = bytearray(53)
                 for t in st.racks[s]:
                     mine[code(t, self.okey)] += 1
-                got = (pack(st), bytes(mine), st.result == "void", events)  # events: keeps the id ours
+                got = (pack(st), bytes(mine), st.result == "void", events, st)  # events: keeps the id ours
                 self._after[id(events)] = got
-            base, mine, void, _ = got
+            base, mine, void, _, start = got
             if void:
-                return 0  # E3: nobody is scored
+                return 0, None  # E3: nobody is scored
             racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
             out = play(base, racks, deck, MODE_DISCARD_POLICY)
         elif kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
@@ -205,8 +226,9 @@ class Position:
                         st = apply(st, ev)
                 else:  # the model shows a held twin at its turn's start; a seat that declined cannot
                     st = replace(st, started=tuple(v or k == s for k, v in enumerate(st.started)))
-                got = (pack(st), b"", False, events)
+                got = (pack(st), b"", False, events, st)
                 self._after[id(events)] = got
+            start = got[4]
             out = play(got[0], racks, deck, MODE_PLAY)
         elif kind == "draw":
             out = play(self.base, racks, deck, MODE_DRAW)
@@ -215,7 +237,32 @@ class Position:
         else:
             assert tile is not None
             out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey))
-        return seat_value(out, s, self.rules)
+        return seat_value(out, s, self.rules), start
+
+    def parts(self, value: int, start: HandState | None) -> tuple[int, ...]:
+        """The parts of the last play's ``value`` (see :meth:`value_parts`), read from the model."""
+        s = self.seat
+        nxt = (s + 1) % 4
+        team = (s, (s + 2) % 4) if self.rules.esli else (s,)
+        if start is None:  # a void placing: nobody scored, nothing charged
+            return (0,) * len(PARTS) + (0, 0, 0)
+        scores, result, finisher, opened, pen = COMPILED.last()
+        rates = (int(finisher == s), int(self.state.opened[nxt] is None and opened[nxt] != 0), int(finisher == nxt))
+        if result == 3:  # E3 during the play: nobody is scored, penalties struck too
+            return (0,) * len(PARTS) + rates
+        before = [p for p in self.state.penalties if p.seat in team]
+        by_rule = dict.fromkeys(RULE_NAMES.values(), 0)
+        for p in start.penalties[len(self.state.penalties):]:  # charged by the candidate's own events
+            if p.seat in team:
+                by_rule[p.rule] = by_rule.get(p.rule, 0) + p.points
+        for k in team:
+            for i, name in enumerate(RULE_NAMES.values()):
+                by_rule[name] += pen[k * len(RULE_NAMES) + i]
+        hand = sum(scores[k] for k in team)
+        out = (hand, sum(p.points for p in before)) + tuple(by_rule[r] for r in PART_RULES)
+        if sum(out) != value:  # the model's value is its scores plus every penalty: never apart
+            raise AssertionError(f"rollout parts {out} do not add up to {value}")
+        return out + rates
 
 
 # ---- the trace as log events -----------------------------------------------------------------
@@ -301,5 +348,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["COMPILED", "Position", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]

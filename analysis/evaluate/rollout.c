@@ -61,6 +61,7 @@ typedef struct {
     int opened[4], opval[4], declared[4], shown[4], started[4], pen[4];
     int turn, phase, took, took_unopened, otturn, placed, returned, took_used;
     int over, result, finisher, scores[4];
+    int penr[4][RU_O8 + 1]; /* this play's penalties by rule (RU_*), for the parts of a value */
     int pts_ok; /* the last can_open found a points placement (in its plan) */
     int newtile;    /* the tile drawn or taken this turn */
     int32_t *tr;
@@ -96,6 +97,7 @@ static void ev3(G *g, int type, int seat, int x)
 static void penalty(G *g, int seat, int points, int rule)
 {
     g->pen[seat] += points;
+    g->penr[seat][rule] += points;
     tput(g, EV_PENALTY);
     tput(g, seat);
     tput(g, points);
@@ -962,6 +964,7 @@ static int maybe_void(G *g)
         g->scores[k] = 0;
         g->pen[k] = 0;
     }
+    memset(g->penr, 0, sizeof g->penr);
     tput(g, EV_END);
     tput(g, -1);
     tput(g, 3);
@@ -1627,6 +1630,7 @@ static PyObject *r_play(PyObject *self, PyObject *args)
     g->over = g->result = 0;
     g->finisher = -1;
     memset(g->scores, 0, sizeof g->scores);
+    memset(g->penr, 0, sizeof g->penr);
     g->tracing = trace;
     g->ntr = 0;
     if (g->phase == 2) {
@@ -1656,6 +1660,24 @@ static PyObject *r_play(PyObject *self, PyObject *args)
     return Py_BuildValue("(iiiiiN)", v[0], v[1], v[2], v[3], g->result, tr);
 }
 
+/* The parts of the last play's values: (scores[4], result, finisher, opened[4], penalties by rule:
+ * 4 seats x (X2, X3, X4, X5, X6, X7, O8) charged during the play, the base state's own not counted). */
+static PyObject *r_last(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    const G *g = &GG;
+    PyObject *pen = PyTuple_New(4 * (RU_O8 - RU_X2 + 1));
+    if (!pen)
+        return NULL;
+    int i = 0;
+    for (int k = 0; k < 4; k++)
+        for (int u = RU_X2; u <= RU_O8; u++)
+            PyTuple_SET_ITEM(pen, i++, PyLong_FromLong(g->penr[k][u]));
+    return Py_BuildValue("((iiii)ii(iiii)N)", g->scores[0], g->scores[1], g->scores[2], g->scores[3], g->result,
+                         g->finisher, g->opened[0], g->opened[1], g->opened[2], g->opened[3], pen);
+}
+
 static PyObject *r_stats(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1674,6 +1696,7 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
 static PyMethodDef ro_methods[] = {
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
+    {"last", r_last, METH_NOARGS, "The parts of the last play: scores, result, finisher, opened, penalties by rule."},
     {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},
     {NULL, NULL, 0, NULL},
 };

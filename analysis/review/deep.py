@@ -36,15 +36,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.evaluate import PRICE_WORLDS, Candidate, Evaluation, best, candidates, evaluate, place_candidate, price
+from analysis.evaluate import PRICE_WORLDS, Candidate, Evaluation, candidates, place_candidate, price
 from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
-from .grade import graded_seats, review_hand, split_turns
+from .grade import graded_seats, review_hand
 from .kinds import declare_candidates, held_back, show_candidates
 from .lesson import label_fits
 from .options import openings
-from .reasons import reason
+from .reasons import parts_reason
+from .spots import Spot, hand_spots, known, seat_knows, seed_game, spot_seed, taken_held
 from .model import (
     CATEGORY_KIND,
     CONFIRM,
@@ -59,44 +60,10 @@ from .model import (
 )
 
 Z = 2.0  # a cost counts when the played-minus-best difference is over Z standard errors
-TOP = 3  # candidates kept per decision, the played one added when it is not among them
+TOP = 3  # candidates priced again on CONFIRM times the worlds (and shown first), the played one added
 
 
 Progress = Callable[[int, int], None]
-
-
-# ---- what the seat knows ---------------------------------------------------------------------
-
-
-def _taken_held(steps: Sequence[Step]) -> list[dict[int, tuple[Tile, ...]]]:
-    """After each step, per seat, the tiles it took and still holds (every seat saw the take, and
-    sees when a tile leaves that rack by a placing or a discard). One pass over the hand."""
-    held: dict[int, list[Tile]] = {s: [] for s in range(4)}
-    out = [{}]
-    for i in range(1, len(steps)):
-        ev = steps[i].event
-        s = ev.get("seat")
-        kind = ev.get("type")
-        if isinstance(s, int) and 0 <= s <= 3:
-            if kind == "take":
-                held[s].append(Tile.parse(ev["tile"]))
-            elif kind == "return" and held[s]:
-                held[s].pop()
-            elif held[s] and kind in ("open", "meld", "layoff", "swap", "discard"):
-                gone = list(steps[i - 1].state.racks[s])
-                for t in steps[i].state.racks[s]:
-                    if t in gone:
-                        gone.remove(t)
-                for t in gone:
-                    if t in held[s]:
-                        held[s].remove(t)
-        out.append({k: tuple(v) for k, v in held.items() if v})
-    return out
-
-
-def _known(held: Sequence[dict[int, tuple[Tile, ...]]], upto: int, seat: int) -> dict[int, list[Tile]]:
-    """What ``seat`` knows sits in the other racks after step ``upto``: the discards it saw taken."""
-    return {s: list(ts) for s, ts in held[upto].items() if s != seat}
 
 
 def _signature(state: HandState, seat: int) -> tuple:
@@ -111,31 +78,29 @@ def _signature(state: HandState, seat: int) -> tuple:
 def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget: float, worlds: int,
            known: dict[int, list[Tile]], kind: str, step: int, line: int,
            played_events: list[dict[str, Any]]) -> Choice:
-    """Rank the candidates on a few worlds (the evaluator's ranking pass, which may drop clear
-    losers early), then price the top :data:`TOP` and the played move on ``worlds`` fixed worlds
-    of their own (:func:`analysis.evaluate.price`: every candidate in every world, never stopped
-    early). The recommended move is the ranking's best unless a priced candidate beats it by
-    more than the interval on the pricing worlds (:func:`recommend`: never a move the pricing
-    worlds show worse than a third one); the cost is the played-minus-recommended paired
-    difference on the pricing worlds, charged only when its interval (``Z`` standard errors)
-    excludes zero, and then only when it does so again on :data:`CONFIRM` times the worlds, at
-    that price (the screening worlds are not the charging ones: see the module docstring)."""
-    evs = evaluate(view, cands, seed=seed, worlds=_rank_worlds(budget), known=known)
-    b = best(evs)
-    order = sorted((i for i, e in enumerate(evs) if e.n == b.n), key=lambda i: evs[i].mean)[:TOP]
-    if played not in order:
-        order.append(played)
-    priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known)
-    p = order.index(played)
-    if all(e.n == b.n for e in evs) and _identical(evs) and _identical(priced):
+    """Price every candidate on the same ``worlds`` fixed worlds (:func:`analysis.evaluate.price`:
+    each one in every world, never stopped early), each value with its parts (the hand-end score
+    and each penalty by rule) and rates. The recommended move is the lowest; the cost is the
+    played-minus-recommended paired difference, charged only when its interval (``Z`` standard
+    errors) excludes zero, and then only when it does so again on :data:`CONFIRM` times the
+    worlds, where the played move and the candidates that could still be best (within the
+    interval of the lowest, at most :data:`TOP`) are priced again: a cost kept because its first
+    worlds' noise went its way is mostly undone there. ``budget`` is kept for the callers' sake:
+    worlds, not a clock, fix the answer."""
+    del budget
+    p = played
+    priced = price(view, cands, seed=seed, worlds=worlds, known=known, parts=True)
+    if _identical(priced):
         return _forced(kind, step, line, cands, played, played_events, "identical", priced[p].mean, worlds)
     r, diff, se, cost = _charge(priced, p, worlds)
     if cost > 0 and CONFIRM > 1:
-        # screened on ``worlds``, the cost is charged on CONFIRM times as many (the first ones
-        # included): a cost kept because its first worlds' noise went its way is mostly undone
+        again = _contenders(priced, r) + ([p] if p not in _contenders(priced, r) else [])
+        more = price(view, [cands[i] for i in again], seed=seed, worlds=worlds * CONFIRM, known=known,
+                     start=[priced[i] for i in again], parts=True)
+        for i, e in zip(again, more):
+            priced[i] = e
         worlds *= CONFIRM
-        priced = price(view, [cands[i] for i in order], seed=seed, worlds=worlds, known=known, start=priced)
-        r, diff, se, cost = _charge(priced, p, worlds)
+        r, diff, se, cost = _charge(priced, p, worlds, among=again)
     half = Z * se
     rows = []
     for j in sorted(range(len(priced)), key=lambda j: (j != r, priced[j].mean)):
@@ -143,21 +108,39 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         d, dse, _ = e.diff(priced[r]) if j != r else (0.0, 0.0, worlds)
         rows.append({"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
                      "played": j == p, "events": [dict(x) for x in e.candidate.events],
-                     "rank_expected": round(evs[order[j]].mean, 2), "rank_n": evs[order[j]].n,
-                     "diff": round(d, 2), "ci": round(Z * dse, 2), "tie": j != r and abs(d) <= Z * dse})
+                     "diff": round(d, 2), "ci": round(Z * dse, 2), "tie": j != r and abs(d) <= Z * dse,
+                     "parts": {k: round(v, 2) for k, v in e.part_means().items()},
+                     "rates": {k: round(v, 3) for k, v in e.rate_means().items()}})
     rec = priced[r].candidate
-    code, fields = (None, {}) if r == p else reason(view.state, view.seat, kind, rec.events, played_events
-                                                     if kind != "take" else [dict(x) for x in cands[played].events])
+    why = None
+    if r != p:
+        code, fields = parts_reason(view.state, view.seat, kind, priced[p], priced[r], rec.events,
+                                    played_events if kind != "take" else [dict(x) for x in cands[played].events])
+        why = {"code": code, **fields} if code else None
     return Choice(kind, step, line, cands[played].label, rec.label, priced[p].mean, priced[r].mean, se,
-                  cost, rows, played_events, ci=half, worlds=worlds,
-                  reason={"code": code, **fields} if code else None)
+                  cost, rows, played_events, ci=half, worlds=worlds, reason=why)
 
 
-def _charge(priced: Sequence[Evaluation], p: int, worlds: int) -> tuple[int, float, float, float]:
-    """The recommended candidate, the played-minus-recommended paired difference and its standard
-    error, and the cost: the difference when its interval (``Z`` standard errors) excludes zero,
-    else 0."""
-    r = recommend(priced, 0)
+def _contenders(priced: Sequence[Evaluation], r: int) -> list[int]:
+    """The recommended candidate and those within ``Z`` standard errors of it, best first, at most
+    :data:`TOP` in all."""
+    out = [r]
+    for j in sorted(range(len(priced)), key=lambda j: priced[j].mean):
+        if j == r or len(out) >= TOP:
+            continue
+        d, se, _ = priced[j].diff(priced[r])
+        if d - Z * se <= 0:
+            out.append(j)
+    return out
+
+
+def _charge(priced: Sequence[Evaluation], p: int, worlds: int,
+            among: Sequence[int] | None = None) -> tuple[int, float, float, float]:
+    """The recommended candidate (the lowest, ``among`` those given), the played-minus-recommended
+    paired difference and its standard error, and the cost: the difference when its interval
+    (``Z`` standard errors) excludes zero, else 0."""
+    pool = list(among) if among is not None else list(range(len(priced)))
+    r = min(pool, key=lambda j: priced[j].mean)
     diff, se, _ = priced[p].diff(priced[r]) if p != r else (0.0, 0.0, worlds)
     return r, diff, se, (diff if diff > 0 and diff - Z * se > 0 else 0.0)
 
@@ -287,58 +270,19 @@ def match_placing(state: HandState, seat: int, cands: Sequence[Candidate],
     return -1
 
 
-def seat_knows(steps: Sequence[Step], upto: int, seat: int) -> dict[int, list[Tile]]:
-    """What ``seat`` knows sits in the other racks after step ``upto`` (the discards it saw taken
-    and not yet placed): the deep review's view of that position, for one step."""
-    return _known(_taken_held(steps[: upto + 1]), upto, seat)
-
-
-def _clean(ev: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ev.items() if k not in ("game", "hand", "t", "line")}
-
-
-def _take_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], pre: int, first: int, seat: int,
-                 budget: float, worlds: int) -> Choice | None:
-    ev = steps[first].event
-    return grade_decision(steps[pre].state, seat, "take", [_clean(ev)], seed=f"{game}:{hr.hand}:{pre}:take",
-                          budget=budget, worlds=worlds, known=_known(held, pre, seat), step=pre, line=steps[first].line)
-
-
-def _place_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], play0: int, end: int, seat: int,
-                  budget: float, worlds: int) -> Choice | None:
-    last = end - 1 if steps[end].event.get("type") == "discard" else end
-    while play0 > 0 and steps[play0].event.get("type") == "declare" and steps[play0].event.get("seat") == seat:
-        play0 -= 1  # a declaration (O10) in the turn is part of its placing decision
-    events = [_clean(steps[i].event) for i in range(play0 + 1, last + 1)]
-    if any(e.get("type") not in ("open", "meld", "layoff", "swap", "takeback", "declare", "show") for e in events):
-        return None  # a turn that also returned a take (P2): not a placing decision of its own
-    line = steps[play0 + 1].line if play0 + 1 < len(steps) else steps[end].line
-    return grade_decision(steps[play0].state, seat, "place", events, seed=f"{game}:{hr.hand}:{play0}:place",
-                          budget=budget, worlds=worlds, known=_known(held, play0, seat), step=play0, line=line)
-
-
-def _discard_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]], end: int, seat: int,
-                    budget: float, worlds: int) -> Choice | None:
-    ev = steps[end].event
-    if ev.get("type") != "discard":
-        return None
-    return grade_decision(steps[end - 1].state, seat, "discard", [_clean(ev)],
-                          seed=f"{game}:{hr.hand}:{end}:discard", budget=budget, worlds=worlds, known=_known(held, end - 1, seat),
-                          step=end - 1, line=steps[end].line)
-
-
-def _show_choice(game: str, hr: HandResult, steps: Sequence[Step], held: Sequence[dict[int, tuple[Tile, ...]]],
-                 tn: Any, seat: int, budget: float, worlds: int) -> Choice | None:
-    """The seat's O7 decision: at its show, or (no show) before its first draw."""
-    shown = next((i for i in range(1, len(steps)) if steps[i].event.get("type") == "show"
-                  and steps[i].event.get("seat") == seat), None)
-    at = shown - 1 if shown is not None else tn.pre
-    if at is None:
-        return None
-    played = [_clean(steps[shown].event)] if shown is not None else []
-    line = steps[shown].line if shown is not None else steps[tn.first].line
-    return grade_decision(steps[at].state, seat, "show", played, seed=f"{game}:{hr.hand}:{at}:show:{seat}",
-                          budget=budget, worlds=worlds, known=_known(held, at, seat), step=at, line=line)
+def judge_spot(game: str, hr: HandResult, spot: Spot, *, budget: float = DEEP_BUDGET, worlds: int = PRICE_WORLDS,
+               held: Sequence[dict[int, tuple[Tile, ...]]] | None = None,
+               events: Sequence[dict[str, Any]] | None = None) -> Choice | None:
+    """The verdict on one spot of a replayed hand (its steps kept): what the deep review stores,
+    and what every surface shows for the same decision. ``game``: the seed's game
+    (:func:`analysis.review.spots.seed_game`); ``held``: :func:`~analysis.review.spots.taken_held`
+    of the hand, when several spots of it are judged; ``events``: a try in place of what the log
+    played (Practice), judged on the same candidates and worlds."""
+    steps = hr.steps
+    kn = known(held, spot.step, spot.seat) if held is not None else seat_knows(steps, spot.step, spot.seat)
+    played = list(spot.played) if events is None else [dict(e) for e in events]
+    return grade_decision(steps[spot.step].state, spot.seat, spot.kind, played, seed=spot_seed(game, hr.hand, spot),
+                          budget=budget, worlds=worlds, known=kn, step=spot.step, line=spot.line)
 
 
 # ---- labels and costs --------------------------------------------------------------------------
@@ -392,28 +336,12 @@ def deep_review_hand(game: str, hr: HandResult, ord: int, *, budget: float = DEE
     steps = hr.steps
     if not steps:
         return out
-    turns = [tn for tn in split_turns(steps) if seats is None or tn.seat in seats]
-    held = _taken_held(steps)
-    firsts = {}
-    for d, tn in zip(out.decisions, turns):
-        firsts.setdefault(tn.seat, (d, tn))
-    for seat, (d, tn) in sorted(firsts.items()):  # O7: show the gösterge twin or not (kinds.py)
-        c = _show_choice(game, hr, steps, held, tn, seat, budget, worlds)
-        if c is not None:
-            d.choices.append(c)
-    for d, tn in zip(out.decisions, turns):
-        seat = tn.seat
-        if tn.pre is not None and tn.first > 0 and "return" not in tn.acquired:
-            c = _take_choice(game, hr, steps, held, tn.pre, tn.first, seat, budget, worlds)
+    held = taken_held(steps)
+    for d, turn in zip(out.decisions, hand_spots(hr, seats)):
+        for spot in turn:
+            c = judge_spot(game, hr, spot, budget=budget, worlds=worlds, held=held)
             if c is not None:
                 d.choices.append(c)
-        if tn.play0 >= 0:
-            c = _place_choice(game, hr, steps, held, tn.play0, tn.end, seat, budget, worlds)
-            if c is not None:
-                d.choices.append(c)
-        c = _discard_choice(game, hr, steps, held, tn.end, seat, budget, worlds)
-        if c is not None:
-            d.choices.append(c)
         _relabel(d)
         if progress is not None:
             progress()
@@ -428,12 +356,8 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
     gr = GameReview(res.game, res.variant, list(res.players) + [f"#{i}" for i in range(len(res.players), 4)],
                     version=DEEP_VERSION, depth="deep")
     seats = graded_seats(res)
-    total = sum(sum(1 for tn in split_turns(hr.steps) if seats is None or tn.seat in seats)
-                for hr in res.hands if hr.steps)
-    # a seat view cut from a full log (istaka view) samples the full game's worlds: the same seed
-    # gives its seat the same grades (issue 22)
-    of = res.header.get("of") if res.view is not None else None
-    seed = of if isinstance(of, str) and of else res.game
+    total = sum(len(hand_spots(hr, seats)) for hr in res.hands if hr.steps)
+    seed = seed_game(res)  # a seat view cut from a full log samples the full game's worlds
     done = [0]
 
     def tick() -> None:
@@ -448,4 +372,4 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
 
 
 __all__ = ["CONFIRM", "DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
-           "match_placing", "recommend", "seat_knows"]
+           "judge_spot", "match_placing", "recommend", "seat_knows"]

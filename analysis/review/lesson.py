@@ -123,7 +123,8 @@ def label_fits(category: str, c: Choice) -> bool:
     allowed = CATEGORY_REASONS.get(category)
     if allowed is None or (c.reason is None and c.worlds == 0):
         return True
-    return (c.reason or {}).get("code") in allowed
+    why = c.reason or {}
+    return why.get("fact", why.get("code")) in allowed  # what the recommended line does
 
 
 def _pm(c: Choice, x: float) -> str:
@@ -131,11 +132,50 @@ def _pm(c: Choice, x: float) -> str:
     return f"{x:.0f} ± {c.ci:.0f}" if c.ci is not None and c.worlds else f"{x:.0f}"
 
 
+SHOWN = 3  # candidates a surface lists first (the played one added when it is not among them)
+PART_WORDS: dict[str, tuple[str, str]] = {
+    "hand": ("el sonu puanı", "hand-end score"), "paid": ("önceden yazılan ceza", "penalties already written"),
+    "X2": ("X2 cezası", "X2 penalties"), "X3": ("X3 cezası", "X3 penalties"), "X4": ("X4 cezası", "X4 penalties"),
+    "X5": ("X5 cezası", "X5 penalties"), "X6": ("X6 cezası", "X6 penalties"), "X7": ("X7 cezası", "X7 penalties"),
+    "O8": ("siler (O8)", "siler (O8)"),
+}
+
+
+def shown(c: Choice) -> list[dict[str, Any]]:
+    """The candidates a surface lists: the first :data:`SHOWN` (best first) and the played one."""
+    return c.candidates[:SHOWN] + [x for x in c.candidates[SHOWN:] if x.get("played")]
+
+
+def cost_split(c: Choice) -> dict[str, float]:
+    """The decision's cost split by part (played minus best on the same worlds): adds up to the
+    played-minus-best difference; empty for a review priced without parts."""
+    mine = next((x for x in c.candidates if x.get("played")), None)
+    top = c.candidates[0] if c.candidates else None
+    if mine is None or top is None or not mine.get("parts") or not top.get("parts"):
+        return {}
+    return {k: float(mine["parts"][k]) - float(top["parts"].get(k, 0.0)) for k in mine["parts"]}
+
+
+def parts_line(c: Choice, lang: str) -> str | None:
+    """The cost's parts in words, largest first (a part under half a point left out)."""
+    split = cost_split(c)
+    if not split or c.cost <= 0:
+        return None
+    tr = lang == "tr"
+    bits = [f"{PART_WORDS.get(k, (k, k))[0 if tr else 1]} {v:+.1f}" for k, v in
+            sorted(split.items(), key=lambda kv: -abs(kv[1])) if abs(v) >= 0.5]
+    return (("Kaybın parçaları: " if tr else "The cost's parts: ") + ", ".join(bits)) if bits else None
+
+
 def _ties(c: Choice, lang: str) -> str:
     tied = [describe(x.get("events") or [], str(x.get("move", "")), lang) for x in c.candidates[1:]
             if x.get("tie") and not x.get("played")]
     if not tied:
         return ""
+    more = len(tied) - SHOWN
+    tied = tied[:SHOWN]
+    if more > 0:
+        tied.append(f"{more} hamle daha" if lang == "tr" else f"{more} more")
     text = " / ".join(tied)
     text = text[0].upper() + text[1:]
     return f" {text} de aynı derecede iyiydi." if lang == "tr" else f" {text} was as good."
@@ -269,5 +309,5 @@ def _quick_row(ord: int, d: Decision) -> dict[str, Any]:
                                             "definition": CATEGORIES.get(m.category, "")} for m in d.mistakes]}
 
 
-__all__ = ["CATEGORY_REASONS", "FORCED_WORDS", "LANGS", "REASONS", "describe", "hand_expected", "label_fits", "pricing_worlds",
+__all__ = ["CATEGORY_REASONS", "FORCED_WORDS", "LANGS", "PART_WORDS", "SHOWN", "cost_split", "parts_line", "shown", "REASONS", "describe", "hand_expected", "label_fits", "pricing_worlds",
            "sentence", "to_json", "why"]

@@ -39,7 +39,35 @@ REASON_TEXT: dict[str, tuple[str, str]] = {
     "take_finishes": ("yerdeki taşla el bitiyor", "the previous discard finishes the hand"),
     "draw_better": ("alınan taş ıstakada tutulamıyor ya da işe yaramıyor; desteden çekmek daha iyi",
                     "the taken tile does not help; drawing is better"),
+    # from the parts of the cost (parts_reason): the largest part, in words
+    "p_finishes": ("o dizide oyuncu eli dünyaların %{b}'inde bitiriyor, oynananda %{p}'inde (el sonu puanı {d} puan "
+                   "daha iyi)", "with that line the seat finishes in {b}% of the worlds against {p}% (the hand-end "
+                   "score {d} points better)"),
+    "p_blocks_finish": ("o dizi sonraki oyuncunun bitirmesini zorlaştırıyor: %{b} yerine %{p} (el sonu puanı {d} "
+                        "puan daha iyi)", "that line keeps the next player from finishing: {b}% of the worlds "
+                        "against {p}% (the hand-end score {d} points better)"),
+    "p_blocks_opening": ("o dizi sonraki oyuncunun açmasını zorlaştırıyor: %{b} yerine %{p} (el sonu puanı {d} "
+                         "puan daha iyi)", "that line keeps the next player from opening: {b}% of the worlds "
+                         "against {p}% (the hand-end score {d} points better)"),
+    "p_hand": ("o dizide el sonunda ıstakada kalan puan daha az: {b} yerine {p}",
+               "that line leaves fewer points in the rack at the hand's end: {b} against {p}"),
+    "p_X5": ("oynanan hamle sonraki oyuncunun açmasını besliyor: X5 cezası {p} yerine {b} puan",
+             "the move played feeds the next player's opening: X5 penalties {p} against {b} points"),
+    "p_X4": ("oynanan dizide masadaki perlere işlenen taş atılıyor: X4 cezası {p} yerine {b} puan",
+             "the line played throws tiles a table meld takes: X4 penalties {p} against {b} points"),
+    "p_X3": ("oynanan dizide okey atılıyor: X3 cezası {p} yerine {b} puan",
+             "the line played throws an okey: X3 penalties {p} against {b} points"),
+    "p_X6": ("oynanan dizi okeyi masada alınabilir bırakıyor: X6 cezası {p} yerine {b} puan",
+             "the line played leaves an okey on the table to be taken: X6 penalties {p} against {b} points"),
+    "p_X2": ("oynanan dizide açılış geri alınıyor: X2 cezası {p} yerine {b} puan",
+             "the line played takes an opening back: X2 penalties {p} against {b} points"),
+    "p_X7": ("oynanan dizide işlenen taşlar geri alınıyor: X7 cezası {p} yerine {b} puan",
+             "the line played takes lay-offs back: X7 penalties {p} against {b} points"),
+    "p_O8": ("o dizi siler yazıyor (O8): {b} yerine {p}", "that line earns the siler (O8): {b} against {p}"),
 }
+
+# a rate's difference under which it does not explain a hand-end part (five worlds in a hundred)
+RATE_GAP = 0.05
 
 
 def _placed(events: Sequence[Event]) -> int:
@@ -118,6 +146,41 @@ def _place_reason(state: HandState, seat: int, best: Sequence[Event], played: Se
     return None, {}
 
 
+def cost_parts(played: Any, best: Any) -> dict[str, float]:
+    """The cost split by part: played minus best, part by part, on the same worlds (Evaluation or
+    a candidate row's ``parts``); it adds up to the cost's difference exactly."""
+    pp = played.part_means() if hasattr(played, "part_means") else dict(played)
+    bp = best.part_means() if hasattr(best, "part_means") else dict(best)
+    return {k: pp.get(k, 0.0) - bp.get(k, 0.0) for k in pp}
+
+
+def parts_reason(state: HandState, seat: int, kind: str, played: Any, best: Any, best_events: Sequence[Event],
+                 played_events: Sequence[Event]) -> tuple[str | None, dict[str, Any]]:
+    """(reason code, fields) for recommending ``best`` over ``played`` (two priced Evaluations with
+    their parts): the largest part of the cost, in words, with the rates that explain a hand-end
+    part; ``fact``: what the recommended line itself does, read off the position (:func:`reason`),
+    kept for the quick pass's labels. ``(None, {})`` without parts (the Python model)."""
+    fact, ffields = reason(state, seat, kind, best_events, played_events)
+    extra = {"fact": fact, **{f"fact_{k}": v for k, v in ffields.items()}} if fact else {}
+    split = cost_parts(played, best)
+    if not split:
+        return None, extra
+    part = max((k for k in split if k != "paid"), key=lambda k: split[k])
+    if split[part] <= 0:
+        return None, extra
+    pp, bp = played.part_means(), best.part_means()
+    fields: dict[str, Any] = {"part": part, "d": round(split[part], 1), "p": round(pp[part], 1), "b": round(bp[part], 1)}
+    if part != "hand":
+        return f"p_{part}", {**fields, **extra}
+    pr, br = played.rate_means(), best.rate_means()
+    for rate, code, better in (("finish", "p_finishes", 1), ("next_finishes", "p_blocks_finish", -1),
+                               ("next_opens", "p_blocks_opening", -1)):
+        gap = (br[rate] - pr[rate]) * better
+        if gap >= RATE_GAP:
+            return code, {**fields, "b": round(100 * br[rate]), "p": round(100 * pr[rate]), **extra}
+    return "p_hand", {**fields, **extra}
+
+
 def reason_text(code: str | None, fields: dict[str, Any] | None, lang: str) -> str | None:
     """The reason in words, or None."""
     pair = REASON_TEXT.get(code or "")
@@ -130,4 +193,4 @@ def reason_text(code: str | None, fields: dict[str, Any] | None, lang: str) -> s
         return None
 
 
-__all__ = ["REASON_TEXT", "reason", "reason_text"]
+__all__ = ["RATE_GAP", "REASON_TEXT", "cost_parts", "parts_reason", "reason", "reason_text"]

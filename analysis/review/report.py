@@ -20,7 +20,7 @@ from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed,
 
 from . import report_notes
 from .report_stats import stats_html
-from .lesson import describe, hand_expected, pricing_worlds, sentence
+from .lesson import describe, hand_expected, parts_line, pricing_worlds, sentence, shown
 from .moments import Moment, key_moments
 from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, Choice, Decision, GameReview, HandReview, Mistake, severity
 from .words import WORDS, category_name, definition, word
@@ -304,7 +304,7 @@ def _pm(c: Choice, x: float) -> str:
 
 def _choice_html(c: Choice, d: Decision, okey: Tile, players: Sequence[str], lang: str) -> str:
     rows = []
-    for i, x in enumerate(c.candidates, 1):
+    for i, x in enumerate(shown(c), 1):
         cls = ' class="pl"' if x.get("played") else ""
         mark = f' ({esc(word("played", lang))})' if x.get("played") else ""
         tie = f' <span class="lbl">= {esc(word("as_good", lang))}</span>' if x.get("tie") else ""
@@ -320,6 +320,7 @@ def _choice_html(c: Choice, d: Decision, okey: Tile, players: Sequence[str], lan
             f'<table><tr><th>#</th><th>{esc(word("move", lang))}</th><th>{esc(word("expected", lang))}</th></tr>'
             f'{"".join(rows)}</table>'
             f'<div class="lesson">{esc(sentence(c, lang))}</div>'
+            + (f'<div class="lbl">{esc(split)}</div>' if (split := parts_line(c, lang)) else "") +
             f'<div>{esc(word("best_line", lang))}: {events_html(c.best_events, okey, lang)}</div>'
             + "".join(_mistake_line(m, okey, players, d, lang) for m in labels) + "</div>")
 
