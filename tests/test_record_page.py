@@ -320,3 +320,57 @@ def test_show_the_gosterge_twin_where_the_rules_allow_it_o7(db: Path) -> None:
     assert keys == {"rec_show_1", "rec_show_3"}
     _click(at, "rec_show_1")  # both copies are now out (the gösterge and seat 2's): refused
     assert any("T2" in e.value or "T1" in e.value or "O7" in e.value for e in at.error)
+
+
+def _said(at: AppTest) -> list[str]:
+    """The success lines as the browser shows them (their Markdown escapes read)."""
+    return [re.sub(r"\\(.)", r"\1", s.value) for s in at.success]
+
+
+def test_a_hand_is_saved_mid_hand_as_far_as_it_went_and_the_save_is_not_offered_again_until_a_change(
+        db: Path) -> None:
+    """A half-recorded hand is kept without playing it out: "save the game so far" stores the
+    hand as far as it went (LOG_FORMAT: a hand's end is optional; the store keeps it unfinished),
+    says so in plain words, and is not offered again for what was just saved; the next entry
+    offers it again, and a second save replaces the stored game."""
+    at = _open(lang="tr")
+    _click(at, "rec_start")
+    rid = at.query_params["rec"]
+    rid = rid[0] if isinstance(rid, list) else rid
+    _click(at, "pk_K3")
+    at.text_input(key="rec_typed_in").input(" ".join(SC.RACK_A)).run()
+    _click(at, "rec_apply")
+    _click(at, "rec_deal_done")
+    _click(at, "pk_Y9")
+    _click(at, "rec_drew")
+    assert _turn(at) == (1, "play")
+    _click(at, "rec_save")
+    assert _said(at) == [f"Kaydedildi: {rid} · 1. el yarım haliyle (2 hamle); kayıt sürüyor."]
+    assert not [b for b in at.button if b.key == "rec_save"]
+    assert _turn(at) == (1, "play")  # the recording goes on where it was
+    with store.reading(db) as con:
+        assert con.execute("SELECT valid FROM games WHERE game = ?", [rid]).fetchall() == [(True,)]
+        assert con.execute("SELECT hand, result FROM hands WHERE game = ?", [rid]).fetchall() == [(1, "unfinished")]
+        assert con.execute("SELECT count(*) FROM events WHERE game = ?", [rid]).fetchone()[0] >= 3
+    _click(at, "pk_K13")
+    assert [b for b in at.button if b.key == "rec_save"]  # something changed: offered again
+    _click(at, "rec_save")
+    assert any("(3 hamle)" in x for x in _said(at))
+    with store.reading(db) as con:
+        assert con.execute("SELECT count(*) FROM games WHERE game = ?", [rid]).fetchone()[0] == 1
+
+
+def test_after_a_save_at_the_hands_end_the_message_is_clean_and_save_waits_for_a_change(db: Path) -> None:
+    at = _open(lang="tr")
+    rid = _hand_one(at)
+    at.number_input(key="rec_score_1").set_value(45).run()
+    _click(at, "rec_save")
+    assert f"Kaydedildi: {rid}, 1 el." in _said(at)
+    assert not [b for b in at.button if b.key == "rec_save"]
+    at.number_input(key="rec_score_1").set_value(40).run()  # a score corrected: the save is offered again
+    assert [b for b in at.button if b.key == "rec_save"]
+    _click(at, "rec_save")
+    with store.reading(db) as con:
+        assert con.execute("SELECT totals FROM games WHERE game = ?", [rid]).fetchall() == [([-101, 40, 202, 202],)]
+    _click(at, "rec_next")  # the same hands as saved: "end the game here" is not offered for them
+    assert not [b for b in at.button if b.key == "rec_save"]

@@ -202,3 +202,13 @@ def test_practice_position_is_kept_in_the_url(db: Path, tmp_path: Path, monkeypa
     assert str(at.query_params["pr_idx"]).strip("[]'") == "1"
     again = _open(AppTest.from_file(APP, default_timeout=90), "practice", pr_player=player, pr_idx=1)
     assert "Pozisyon 2 /" in "\n".join(c.value for c in again.caption)
+
+
+def test_practice_score_line_shows_no_markdown_escape_in_its_html_block(app: AppTest, db: Path) -> None:
+    """The session's score sits in an HTML block, where Markdown escapes are not read: its colon
+    showed as "Bu oturumda\\: 0 / 0"."""
+    at = _open(app, "practice")
+    at.selectbox(key="pr_player").select("Gre" if len(_positions(db, "Gre")) else EVIL).run()
+    _ok(at)
+    html = _html(at)
+    assert "Bu oturumda: 0 / 0 pozisyon doğru" in html and "\\:" not in html

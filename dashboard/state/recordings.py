@@ -129,20 +129,24 @@ def log_text(rec: Recording, *, unfinished: bool = True) -> str:
 
 def finish(db: str, rec: Recording) -> dict[str, Any]:
     """Import the game into the store as one log (a seat-view log, or a full one for "all
-    racks"): every hand played to its end, a hand still in progress left out; then review it.
-    The log file stays in ``recordings/`` beside its JSON. Refused (E1) before any hand ends."""
+    racks"), then review it: every hand played, and a hand still in progress as far as it went
+    (LOG_FORMAT: a hand's ``end`` is optional; the store keeps it as unfinished). The recording
+    goes on; a later save replaces the stored game. The log file stays in ``recordings/``
+    beside its JSON. Refused (D1) before the first hand is dealt: there is no hand to save."""
     access.require_write()
     hands = len(rec.finished_hands())
-    if not hands:
-        raise RecordError("no hand is over yet: nothing to save", "E1")
+    open_hand = rec.dealt and not rec.over  # the hand in progress, saved as far as it went
+    if not hands and not rec.dealt:
+        raise RecordError("no hand has been dealt yet: nothing to save", "D1")
     d = folder(db)
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{rec.id}.jsonl"
-    path.write_text(log_text(rec, unfinished=False), encoding="utf-8")
+    path.write_text(log_text(rec, unfinished=True), encoding="utf-8")
     con = store.connect(db)
     try:
         s = store.import_paths(con, [str(path)], workers=1, replace=True)
         a = store.analyze(con, games=[rec.id], jobs=1)
     finally:
         con.close()
-    return {"hands": hands, "stored": s.stored + s.unchanged, "invalid": s.invalid, "annotated": a.annotated, "file": str(path)}
+    return {"hands": hands, "open_hand": rec.hand if open_hand else None, "moves": len(rec.events) if open_hand else 0,
+            "stored": s.stored + s.unchanged, "invalid": s.invalid, "annotated": a.annotated, "file": str(path)}

@@ -12,7 +12,7 @@ from dashboard.state import data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
 from dashboard.words.retry_words import t as rt
-from dashboard.board.tiles_view import md_text
+from dashboard.board.tiles_view import esc, md_text
 
 lang = data.lang()
 tr = rv.t
@@ -98,5 +98,6 @@ else:
         score["cost"] += done["cost"]
 
 st.divider()
-st.markdown(f'<div data-testid="pr-score">{md_text(rt("rt_score", lang, right=score["right"], tried=score["tried"], cost=round(score["cost"], 1)))}</div>',
+# an HTML block: Markdown escapes are not read there (a colon would keep its backslash): HTML-escape only
+st.markdown(f'<div data-testid="pr-score">{esc(rt("rt_score", lang, right=score["right"], tried=score["tried"], cost=round(score["cost"], 1)))}</div>',
             unsafe_allow_html=True)

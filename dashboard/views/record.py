@@ -1,4 +1,4 @@
-"""Kayıt / Record: enter a game as it is played, one or two taps a turn (issue 22).
+"""Kayıt / Record: enter a game as it is played, one or two taps a turn.
 
 The table (preset, players, your seat or "all racks"), then hand after hand: the deal (gösterge
 and rack on the 4×13 picker, or typed), then each turn: the tile drawn (a tap) or "drew" / "took"
@@ -149,14 +149,30 @@ def _totals(rec: Recording) -> None:
                 f'{"".join(f"<td><b>{v}</b></td>" for v in tot)}</tr></table>', unsafe_allow_html=True)
 
 
+def _mark(r: Recording) -> tuple[str, int]:
+    """The log a save stores now (its hands, the hand in progress, the scores entered)."""
+    return r.id, hash(recordings.log_text(r))
+
+
+def _saved(r: Recording) -> bool:
+    """What a save would store now was just saved in this session: it is not offered again
+    until something changes."""
+    return st.session_state.get(SAVED) == _mark(r)
+
+
 def _save_game(r: Recording) -> None:
+    """Store the game as recorded so far (a hand in progress as far as it went) and review it."""
     out = recordings.finish(DB, r)
-    _say("success", t("rec_saved", lang, id=r.id, n=out["hands"]) + f" ({out['annotated']})")
-    st.session_state[SAVED] = r.id
+    said = t("rec_saved", lang, id=r.id, n=out["hands"]) if out["hands"] else t("rec_saved_none", lang, id=r.id)
+    if out["open_hand"] is not None:
+        said += " · " + t("rec_saved_open", lang, hand=out["open_hand"], moves=out["moves"])
+    _say("success", said + ".")
+    st.session_state[SAVED] = _mark(r)
 
 
 def _links(rec: Recording) -> None:
-    if st.session_state.get(SAVED) == rec.id:
+    saved = st.session_state.get(SAVED)
+    if saved is not None and saved[0] == rec.id:
         c = st.columns(2)
         c[0].page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("rec_to_replay", lang),
                        query_params={"game": rec.id, "lang": lang})
@@ -237,7 +253,8 @@ def _deal_view(rec: Recording) -> None:
     b[4].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo_deal,))
     if rec.done:  # a game stopped early: the hands played are saved as they are
         _totals(rec)
-        st.button(t("rec_save_here", lang), key="rec_save", on_click=_change, args=(_save_game,))
+        if not _saved(rec):
+            st.button(t("rec_save_here", lang), key="rec_save", on_click=_change, args=(_save_game,))
         _links(rec)
 
 
@@ -283,8 +300,10 @@ def _over_view(rec: Recording) -> None:
         st.info(t("rec_game_over", lang, n=rec.planned))
     else:
         c[0].button(t("rec_next_hand", lang), key="rec_next", on_click=_change, args=(_next,), type="primary")
-    c[1].button(t("rec_save", lang), key="rec_save", on_click=_change, args=(_save,),
-                type="primary" if rec.game_over else "secondary")
+    entered = [st.session_state.get(f"rec_score_{s}") for s in range(4)]
+    if not (_saved(rec) and rec.scores is not None and entered == list(rec.scores)):
+        c[1].button(t("rec_save", lang), key="rec_save", on_click=_change, args=(_save,),
+                    type="primary" if rec.game_over else "secondary")
     c[2].download_button(t("rec_download", lang), recordings.log_text(rec), file_name=f"{rec.id}.jsonl",
                          mime="application/jsonl", key="rec_dl")
     c[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
@@ -294,9 +313,19 @@ def _over_view(rec: Recording) -> None:
 # ---- the hand ------------------------------------------------------------------------------------
 
 
+def _save_so_far(rec: Recording, where: Any, saved: bool) -> None:
+    """Mid-hand: the game saved as it stands, the hand in progress as far as it went (a log's
+    hand needs no ``end``: the store keeps it as unfinished); the recording goes on."""
+    if not saved:
+        where.button(t("rec_save_now", lang), key="rec_save", on_click=_change, args=(_save_game,))
+
+
 def _hand_view(rec: Recording) -> None:
     state = rec.state()
     assert state is not None
+    saved = _saved(rec)
+    if saved:  # just saved mid-hand: one click to Replay and Review until the next entry
+        _links(rec)
     tot = rec.totals() if rec.done else None
     st.markdown(table_html(state, names, lang, totals=tot), unsafe_allow_html=True)
     st.caption(t("rec_events", lang, n=len(rec.events)) + " · " + t("rec_hand_no", lang, hand=rec.hand,
@@ -342,6 +371,7 @@ def _hand_view(rec: Recording) -> None:
             b[1].button(t("rec_took", lang, tile=str(top)), key="rec_took", on_click=_add,
                         args=({"type": "take", "seat": seat, "tile": str(top)},))
         b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+        _save_so_far(rec, b[2], saved)
         st.markdown(f"**{esc(t('rec_tap_draw' if known_rack else 'rec_hidden_draw', lang))}**")
         _picker(lambda tile: _add({"type": "draw", "seat": seat, "tile": tile}), disabled=not known_rack)
         return
@@ -393,6 +423,7 @@ def _hand_view(rec: Recording) -> None:
         b[1].button(t("rec_takeback", lang), key="rec_takeback", on_click=_add,
                     args=({"type": "takeback", "seat": seat},))
     b[3].button(t("rec_undo", lang), key="rec_undo", on_click=_change, args=(_undo,))
+    _save_so_far(rec, b[2], saved)
     if mode == "build":
         with st.container(key="rec_build_in"):
             st.text_input(t("rec_build_text", lang), key=k_text)
