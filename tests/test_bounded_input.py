@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile_logs import takeback_flood
@@ -141,3 +145,63 @@ def test_the_recorder_page_loads_a_damaged_recording_as_none_not_a_traceback(tmp
     recordings.folder(db).mkdir()
     (recordings.folder(db) / "kayit-20261205-000000.json").write_text(text, encoding="utf-8")
     assert recordings.load(db, "kayit-20261205-000000") is None
+
+
+# ---- studies: surrogates, control characters, a killed import's temporary file ---------------
+
+
+@pytest.fixture
+def study_db(tmp_path: Path) -> Any:
+    from analysis.store import connect, import_paths
+
+    con = connect(str(tmp_path / "t.duckdb"))
+    import_paths(con, [str(Path(__file__).parent / "data" / "golden" / "normal_finish.jsonl")], workers=1)
+    gid = con.execute("SELECT game FROM games").fetchall()[0][0]
+    yield con, gid
+    con.close()
+
+
+@pytest.mark.parametrize("name,note", [("ok\ud800", "n"), ("ok", "bad\ud800"), ("ok", "bell\x07"), ("ok", "esc\x1b[2J")])
+def test_a_study_name_or_note_with_a_surrogate_or_control_character_is_a_study_error(study_db: Any, name: str,
+                                                                                     note: str) -> None:
+    from analysis.store.study_rows import Item, StudyError, create
+
+    con, gid = study_db
+    with pytest.raises(StudyError):
+        create(con, name, [Item(gid, 1, 0, 0, note)])
+
+
+def test_a_note_keeps_its_line_breaks_and_tabs(study_db: Any) -> None:
+    from analysis.store.study_rows import Item, create, get
+
+    con, gid = study_db
+    sid = create(con, "s", [Item(gid, 1, 0, 0, "a\nb\tc\r\nd")])
+    study = get(con, sid)
+    assert study is not None and study.items[0].note == "a\nb\tc\r\nd"
+
+
+@pytest.mark.parametrize("where", ["name", "note", "game"])
+def test_a_study_file_with_a_surrogate_escape_is_one_line_naming_line_and_field(study_db: Any, where: str) -> None:
+    from analysis.store.study_file import export_text, import_study
+    from analysis.store.study_rows import Item, create
+
+    con, gid = study_db
+    text = export_text(con, create(con, "s", [Item(gid, 1, 0, 0, "n")]))
+    bad = {"name": ('"name":"s"', '"name":"s\\ud800"'), "note": ('"note":"n"', '"note":"n\\ud800"'),
+           "game": (f'"game":"{gid}","lines"', f'"game":"{gid}\\ud800","lines"')}[where]
+    assert bad[0] in text
+    res = import_study(con, text.replace(bad[0], bad[1]).encode(), label="f.istaka-study", name="t")
+    assert res.error is not None and "\n" not in res.error
+    assert res.error.startswith(("f.istaka-study:1: field", "f.istaka-study:2: field")), res.error
+
+
+def test_a_killed_study_imports_temporary_file_is_swept_at_the_next_import(tmp_path: Path) -> None:
+    from analysis.store.study_file import TEMP_PREFIX, sweep_temp
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f"{TEMP_PREFIX}{dead.stdout.strip()}-x.jsonl"  # its process ended without cleaning
+    live = tmp_path / f"{TEMP_PREFIX}{os.getpid()}-y.jsonl"
+    stale.write_text("x" * 3_300_000)
+    live.write_text("x")
+    assert sweep_temp(str(tmp_path)) == 1
+    assert not stale.exists() and live.exists()

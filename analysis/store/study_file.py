@@ -33,11 +33,13 @@ from .study_rows import (
     Item,
     StudyError,
     check_name,
+    check_note,
     create,
     find,
     get,
     hand_steps,
     is_int,
+    is_text,
     need,
 )
 
@@ -207,6 +209,7 @@ def _header(file: str, raw: bytes) -> dict[str, Any]:
     seen = set()
     for j, g in enumerate(games):
         ok = (isinstance(g, dict) and isinstance(g.get("game"), str) and 1 <= len(g["game"]) <= MAX_GAME_ID
+              and is_text(g["game"])
               and is_int(g.get("lines")) and 1 <= g["lines"] <= MAX_GAME_LINES)
         if not ok:
             raise StudyFileError(file, 1, f"entry {j + 1} is not {{\"game\": an id of 1-{MAX_GAME_ID} characters, "
@@ -233,6 +236,10 @@ def _item(file: str, n: int, k: int, of: int, raw: bytes, games: set[str]) -> It
         raise StudyFileError(file, n, "is not text", "note")
     if len(note) > MAX_NOTE:
         raise StudyFileError(file, n, f"{len(note):,} characters; a note is at most {MAX_NOTE:,}", "note")
+    try:
+        check_note(note)
+    except StudyError as e:
+        raise StudyFileError(file, n, str(e), "note") from None
     return Item(game, hand, step, seat, note)
 
 
@@ -349,7 +356,8 @@ def _import_games(con: Con, parsed: _Parsed, label: str, replace: bool) -> Impor
     """The file's game lines through the importer, at their own line numbers (every other line
     blank, which a log may hold), so its errors name the study file's lines."""
     last = max(parsed.game_lines, default=0)
-    fd, tmp = tempfile.mkstemp(prefix="istaka-study-", suffix=".jsonl")
+    sweep_temp()
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-", suffix=".jsonl")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(b"\n".join(parsed.game_lines.get(n, b"") for n in range(1, last + 1)) + b"\n")
@@ -357,6 +365,33 @@ def _import_games(con: Con, parsed: _Parsed, label: str, replace: bool) -> Impor
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+TEMP_PREFIX = "istaka-study-"  # then the writing process's id: a file whose process is gone is stale
+
+
+def sweep_temp(folder: str | None = None) -> int:
+    """Remove the temporary game files of study imports whose process is gone (killed with -9
+    mid-import, its ``finally`` never ran); each import sweeps before it starts. How many went."""
+    gone = 0
+    with contextlib.suppress(OSError):
+        for p in Path(folder or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*.jsonl"):
+            pid = p.name[len(TEMP_PREFIX):].split("-", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    p.unlink()
+                    gone += 1
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's process, or a number no process has: leave its file
+    return True
 
 
 def _import_problems(con: Con, label: str, shown: str) -> list[tuple[str | None, str]]:

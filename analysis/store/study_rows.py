@@ -61,6 +61,16 @@ def is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def is_text(x: str) -> bool:
+    """Text the store can hold: no lone surrogate (a \\ud800 escape in JSON, a file name that
+    is not UTF-8), which DuckDB refuses with an exception."""
+    try:
+        x.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_name(name: Any) -> str:
     """A study's name, stripped: 1-200 characters of one line."""
     if not isinstance(name, str):
@@ -72,6 +82,8 @@ def check_name(name: Any) -> str:
         raise StudyError(f"a study's name is at most {MAX_NAME} characters, this one has {len(name):,}")
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
         raise StudyError("a study's name is one line, without control characters")
+    if not is_text(name):
+        raise StudyError("a study's name is not UTF-8 text (it holds a lone surrogate)")
     return name
 
 
@@ -82,13 +94,17 @@ def check_note(note: Any) -> str:
         raise StudyError(f"a note is text, not {type(note).__name__}")
     if len(note) > MAX_NOTE:
         raise StudyError(f"a note is at most {MAX_NOTE:,} characters, this one has {len(note):,}")
+    if any((ord(c) < 32 and c not in "\n\r\t") or ord(c) == 127 for c in note):
+        raise StudyError("a note holds no control characters (line breaks and tabs only)")
+    if not is_text(note):
+        raise StudyError("a note is not UTF-8 text (it holds a lone surrogate)")
     return note
 
 
 def check_item(item: Item) -> Item:
     """The item with its note checked, or a StudyError naming the field that is out of bounds."""
-    if not isinstance(item.game, str) or not 1 <= len(item.game) <= MAX_GAME_ID:
-        raise StudyError(f"an item's game is an id of 1-{MAX_GAME_ID} characters")
+    if not isinstance(item.game, str) or not 1 <= len(item.game) <= MAX_GAME_ID or not is_text(item.game):
+        raise StudyError(f"an item's game is an id of 1-{MAX_GAME_ID} characters of UTF-8 text")
     for name, value, lo, hi in (("hand", item.hand, 1, MAX_HANDS), ("step", item.step, 0, MAX_EVENTS),
                                 ("seat", item.seat, 0, 3)):
         if not is_int(value) or not lo <= value <= hi:
@@ -261,5 +277,5 @@ def set_note(con: Con, study: int, k: int, note: str) -> None:
 
 
 __all__ = ["MAX_GAME_ID", "MAX_ITEMS", "MAX_NAME", "MAX_NOTE", "Item", "Study", "StudyError", "add_item", "check_item",
-           "check_name", "check_note", "create", "delete", "find", "get", "hand_steps", "is_int", "list_studies",
+           "check_name", "check_note", "create", "delete", "find", "get", "hand_steps", "is_int", "is_text", "list_studies",
            "move_item", "need", "remove_item", "rename", "set_note"]
