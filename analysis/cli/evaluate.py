@@ -1,14 +1,15 @@
-"""``istaka evaluate``: the decision of the seat to move at one step of a logged hand, judged from
-that seat's own view (issue 20, item 6).
+"""``istaka evaluate``: one logged decision judged from its seat's own view, with the deep review's
+own verdict: the same candidates, worlds, seed and knowledge (:func:`analysis.review.verdict.verdict`).
 
-    istaka evaluate FILE --game ID --hand N --step K [--worlds W] [--seed S] [--json]
+    istaka evaluate FILE --game ID --hand N --step K [--kind KIND] [--worlds W] [--salt S] [--json]
 
 ``K`` is the Replay page's ``step`` (0 = the deal; step K is the position after the K-th event of
-the hand), ``N`` the hand's number in the log. The seat to move at that step faces a draw or take,
-a placing or a discard (as the Replay panel says); every legal candidate is priced on the same
-``W`` fixed worlds (the deep review's pricing, :func:`analysis.evaluate.price`, seeded by ``S``),
-with what the seat knows of the other racks (the discards it saw taken), best first, and the one
-the log played marked.
+the hand), ``N`` the hand's number in the log. A step holds the decisions the review grades there
+(``show`` O7, ``take``, ``place`` — waiting, opening, laying off, declaring O10 — and ``discard``;
+a turn that placed nothing has ``place`` and ``discard`` at the same step); ``--kind`` picks one,
+by default the first. Every legal candidate is printed with its expected hand score, the parts
+that add up to it (the hand-end score, each penalty by rule), the paired difference to the best
+with its interval, and the rates beside them.
 """
 
 from __future__ import annotations
@@ -16,28 +17,35 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from .common import UsageError
 
-DECISION_WORDS = {"draw": "draw or take", "place": "placing", "discard": "discard"}
+KINDS = ("show", "take", "place", "discard", "declare")
+KIND_WORDS = {"show": "show the indicator twin or not (O7)", "take": "draw or take", "place": "placing",
+              "discard": "discard"}
+PART_ORDER = ("hand", "paid", "X2", "X3", "X4", "X5", "X6", "X7", "O8")
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     from analysis.evaluate import PRICE_WORLDS
 
-    e = sub.add_parser("evaluate", help="judge one logged decision: every candidate's expected hand score",
-                       description="The decision of the seat to move at a step of a logged hand (the Replay "
-                       "page's step), from that seat's own view: every candidate with its expected hand score, "
-                       "standard error and worlds, best first, and which one the log played.")
+    e = sub.add_parser("evaluate", help="judge one logged decision as the deep review does, every candidate's parts",
+                       description="A decision of a logged hand (at the Replay page's step), judged from its seat's "
+                       "own view exactly as the deep review judges it: every legal candidate with its expected hand "
+                       "score and the parts that add up to it, the paired difference to the best with its interval, "
+                       "the cost and its reason. Tiles are written colour then number: R red, Y yellow, B blue, "
+                       "K black (R7, K13); J is the false okey.")
     e.add_argument("file", metavar="FILE", help=".jsonl or .jsonl.gz game log")
     e.add_argument("--game", required=True, metavar="ID", help="game id")
     e.add_argument("--hand", required=True, type=int, metavar="N", help="hand number in the log")
     e.add_argument("--step", required=True, type=int, metavar="K", help="replay step (0: the deal)")
+    e.add_argument("--kind", choices=KINDS, help="which decision at that step (default: the first the review "
+                   "grades there); declare: the placing decision where declaring pairs (O10) is a candidate")
     e.add_argument("--worlds", type=int, default=PRICE_WORLDS, metavar="W",
-                   help=f"fixed worlds every candidate is played in (default {PRICE_WORLDS})")
-    e.add_argument("--seed", default="0", metavar="S", help="seed of the worlds (default 0)")
+                   help=f"fixed worlds every candidate is played in (default {PRICE_WORLDS}, the review's)")
+    e.add_argument("--salt", metavar="S", help="other worlds than the review's (its seed with S appended)")
     e.add_argument("--json", action="store_true", help="machine-readable output")
     return {"evaluate": cmd_evaluate}
 
@@ -47,36 +55,8 @@ def _log_event(ev: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ev.items() if k not in ("seat", "game", "hand", "t", "line")}
 
 
-def _played(kind: str, state: Any, seat: int, cands: Sequence[Any], nxt: Sequence[dict[str, Any]]) -> int:
-    """Which candidate the log played after this step (-1: none of them)."""
-    from analysis.review.deep import match_placing
-
-    evs = [{k: v for k, v in e.items() if k not in ("game", "hand", "t", "line")} for e in nxt]
-    if not evs:
-        return -1
-    if kind == "draw":
-        first = evs[0].get("type")
-        want = "take" if first == "take" else "draw" if first == "draw" else None
-        return next((i for i, c in enumerate(cands) if c.kind == want), -1)
-    if kind == "discard":
-        tile = evs[0].get("tile") if evs[0].get("type") == "discard" else None
-        return next((i for i, c in enumerate(cands) if c.kind == "discard" and str(c.tile) == tile), -1)
-    placing = []
-    for e in evs:
-        if e.get("type") == "discard":
-            break
-        placing.append(e)
-    try:
-        return match_placing(state, seat, cands, placing)
-    except ValueError:
-        return -1
-
-
-def cmd_evaluate(args: argparse.Namespace) -> int:
-    from analysis.evaluate import candidates, decision_of, place_candidate, price
+def _find(args: argparse.Namespace) -> tuple[Any, Any]:
     from analysis.game import read_file, replay_game
-    from analysis.players import View
-    from analysis.review.deep import seat_knows
 
     if not 1 <= args.worlds <= 100_000:
         raise UsageError("--worlds must be between 1 and 100000")
@@ -94,45 +74,80 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         raise UsageError(f"game {args.game!r} has no replayable hand {args.hand} (hands: {have})")
     if not 0 <= args.step < len(hr.steps):
         raise UsageError(f"hand {args.hand} has steps 0 to {len(hr.steps) - 1}, not {args.step}")
+    return res, hr
+
+
+def _nearest(hr: Any, step: int) -> str:
+    from analysis.review.spots import hand_spots
+
+    steps = sorted({s.step for turn in hand_spots(hr) for s in turn})
+    before = [k for k in steps if k < step][-1:]
+    after = [k for k in steps if k > step][:1]
+    return ", ".join(str(k) for k in before + after) or "none"
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from analysis.review.lesson import cost_split, sentence
+    from analysis.review.verdict import kinds_at, spot_at, verdict
+
+    res, hr = _find(args)
+    have = kinds_at(hr, args.step)
+    if not have:
+        raise UsageError(f"step {args.step} of hand {args.hand} holds no decision the review grades "
+                         f"(the nearest steps that do: {_nearest(hr, args.step)})")
+    kind = args.kind or have[0]
+    if kind == "declare":
+        state = hr.steps[args.step].state
+        if not state.rules.declare_pairs or "place" not in have:
+            raise UsageError(f"no pairs declaration (O10) to decide at step {args.step}: this preset or position "
+                             f"has none (decisions here: {', '.join(have)})")
+        kind = "place"
+    if kind not in have:
+        raise UsageError(f"no {kind} decision at step {args.step} (decisions here: {', '.join(have)})")
+    c = verdict(res, hr, args.step, kind, worlds=args.worlds, salt=args.salt)
+    if c is None:  # a placing that ended the hand (E3): nothing to judge
+        raise UsageError(f"the {kind} decision at step {args.step} ends the hand (E3): nothing to judge")
     state = hr.steps[args.step].state
-    if state.over or state.phase == "over":
-        raise UsageError(f"the hand is over at step {args.step}: nobody is to move")
-    seat = state.turn
-    view = View.of(state, seat)
-    decision = decision_of(view)
-    cands = candidates(view, decision)
-    nxt = [s.event for s in hr.steps[args.step + 1:] if s.event.get("seat") == seat]
-    nxt = nxt[:next((i + 1 for i, e in enumerate(nxt) if e.get("type") == "discard"), len(nxt))]
-    played = _played(decision, state, seat, cands, nxt)
-    if played < 0 and decision == "place" and nxt and nxt[0].get("type") != "discard":
-        placing = [_log_event(e) | {"seat": seat} for e in nxt if e.get("type") != "discard"]
-        cands.append(place_candidate(tuple(placing), "played"))  # as the deep review prices it
-        played = len(cands) - 1
-    known = seat_knows(hr.steps, args.step, seat)
-    evs = price(view, cands, seed=f"{args.game}:{args.hand}:{args.step}:{args.seed}", worlds=args.worlds,
-                known=known)
-    order = sorted(range(len(evs)), key=lambda i: evs[i].mean)
-    rows = [{"move": [_log_event(e) for e in evs[i].candidate.events], "label": evs[i].candidate.label,
-             "expected": round(evs[i].mean, 2), "se": round(evs[i].se, 2), "n": evs[i].n, "played": i == played}
-            for i in order]
+    spot = spot_at(hr, args.step, kind)
+    assert spot is not None
+    seat = spot.seat
     names = list(res.players) + [f"#{i}" for i in range(len(res.players), 4)]
+    rack = [str(t) for t in sorted(state.racks[seat])]
+    rows = [{"move": [_log_event(e) for e in x.get("events") or []], "label": x.get("move"),
+             "expected": x.get("expected"), "se": x.get("se"), "n": x.get("n"), "played": bool(x.get("played")),
+             "diff": x.get("diff", 0.0), "ci": x.get("ci", 0.0), "as_good": bool(x.get("tie")),
+             "parts": x.get("parts") or {}, "rates": x.get("rates") or {}} for x in c.candidates]
     out = {"game": args.game, "hand": args.hand, "step": args.step, "seat": seat, "player": names[seat],
-           "decision": decision, "worlds": args.worlds, "seed": args.seed,
-           "played": None if played < 0 else [_log_event(e) for e in cands[played].events],
-           "candidates": rows}
+           "decision": kind, "decisions_here": have, "rack": rack, "worlds": c.worlds, "salt": args.salt,
+           "forced": c.forced, "played": [_log_event(e) for e in c.played_events], "best": c.best,
+           "cost": round(c.cost, 2), "ci": None if c.ci is None else round(c.ci, 2),
+           "cost_parts": {k: round(v, 2) for k, v in cost_split(c).items()}, "reason": c.reason,
+           "lesson": sentence(c, "en"), "candidates": rows}
     if args.json:
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     print(f"game {args.game} hand {args.hand} step {args.step}: {names[seat]} (seat {seat}), "
-          f"{DECISION_WORDS.get(decision, decision)}; {args.worlds} worlds, seed {args.seed}")
-    print(f"  {'#':>2}  {'expected':>9}  {'± se':>6}  move")
+          f"{KIND_WORDS.get(kind, kind)}; {c.worlds} worlds (the deep review's"
+          f"{', salt ' + args.salt if args.salt else ''}); decisions at this step: {', '.join(have)}")
+    print(f"  rack: {' '.join(rack)}")
+    if c.forced:
+        print(f"  forced ({c.forced}): not graded")
+    print(f"  {'#':>2}  {'expected':>9}  {'± se':>6}  {'vs best':>14}  move")
     for k, r in enumerate(rows, 1):
         mark = "  <- played" if r["played"] else ""
-        print(f"  {k:>2}  {r['expected']:>9.1f}  {r['se']:>6.1f}  {r['label']}{mark}")
-    if played < 0:
-        print("  the log played none of these candidates (or nothing follows this step)")
-    print("lower is better: the seat's expected hand score (its team's in partner games)")
+        good = "  (as good)" if r["as_good"] else ""
+        vs = "best" if k == 1 else f"{r['diff']:+.1f} ± {r['ci']:.1f}"
+        print(f"  {k:>2}  {r['expected'] if r['expected'] is not None else 0:>9.1f}  {r['se']:>6.1f}  {vs:>14}  "
+              f"{r['label']}{mark}{good}")
+        parts = r["parts"]
+        if parts:
+            bits = "  ".join(f"{p} {parts[p]:.1f}" for p in PART_ORDER if abs(parts.get(p, 0.0)) >= 0.05)
+            rates = r["rates"]
+            print(f"      parts: {bits or 'all 0'}   rates: finish {rates.get('finish', 0):.0%}, next opens "
+                  f"{rates.get('next_opens', 0):.0%}, next finishes {rates.get('next_finishes', 0):.0%}")
+    print(f"verdict: {sentence(c, 'en')}")
+    print("lower is better: the seat's expected hand score (its team's in partner games); parts add up to it")
     return 0
 
 

@@ -272,16 +272,18 @@ def match_placing(state: HandState, seat: int, cands: Sequence[Candidate],
 
 def judge_spot(game: str, hr: HandResult, spot: Spot, *, budget: float = DEEP_BUDGET, worlds: int = PRICE_WORLDS,
                held: Sequence[dict[int, tuple[Tile, ...]]] | None = None,
-               events: Sequence[dict[str, Any]] | None = None) -> Choice | None:
+               events: Sequence[dict[str, Any]] | None = None, salt: str | None = None) -> Choice | None:
     """The verdict on one spot of a replayed hand (its steps kept): what the deep review stores,
     and what every surface shows for the same decision. ``game``: the seed's game
     (:func:`analysis.review.spots.seed_game`); ``held``: :func:`~analysis.review.spots.taken_held`
     of the hand, when several spots of it are judged; ``events``: a try in place of what the log
-    played (Practice), judged on the same candidates and worlds."""
+    played (Practice), judged on the same candidates and worlds; ``salt``: other worlds than the
+    review's (the seed gets it appended), to see how much the verdict moves."""
     steps = hr.steps
     kn = known(held, spot.step, spot.seat) if held is not None else seat_knows(steps, spot.step, spot.seat)
     played = list(spot.played) if events is None else [dict(e) for e in events]
-    return grade_decision(steps[spot.step].state, spot.seat, spot.kind, played, seed=spot_seed(game, hr.hand, spot),
+    seed = spot_seed(game, hr.hand, spot) + (f":{salt}" if salt else "")
+    return grade_decision(steps[spot.step].state, spot.seat, spot.kind, played, seed=seed,
                           budget=budget, worlds=worlds, known=kn, step=spot.step, line=spot.line)
 
 

@@ -50,9 +50,11 @@ def declare_candidates(view: View, plain: Sequence[Candidate]) -> list[Candidate
 
 
 def show_candidates(state: HandState, seat: int) -> list[Candidate] | None:
-    """O7: show the twin or not, when ``seat`` holds it before its first draw; else None."""
+    """O7: show the twin or not, when ``seat`` holds it before its first draw (the deal included:
+    the starter's first turn is a placing and a discard, and the others may show before theirs);
+    else None."""
     r = state.rules
-    if not r.gosterge or state.started[seat] or state.shown[seat] or state.phase != "draw":
+    if not r.gosterge or state.started[seat] or state.shown[seat]:
         return None
     if state.indicator not in state.racks[seat]:
         return None

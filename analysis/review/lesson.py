@@ -54,7 +54,8 @@ def describe(events: Sequence[dict[str, Any]], label: str, lang: str) -> str:
     """A move (the events a candidate plays) in words."""
     tr = lang == "tr"
     if not events:
-        return {"wait": "beklemek" if tr else "waiting", "nothing": "hiçbir şey koymamak" if tr else "placing nothing"
+        return {"wait": "beklemek" if tr else "waiting", "nothing": "hiçbir şey koymamak" if tr else "placing nothing",
+                "no show": "göstergeyi göstermemek" if tr else "not showing the gösterge",
                 }.get(label, "hiçbir şey koymamak" if tr else "placing nothing")
     e0 = events[0]
     kind = e0.get("type")

@@ -43,7 +43,7 @@ CONFIRM = 4  # a deep-review cost that passes on the pricing worlds is priced ag
 
 def _deep_digest() -> str:
     root = Path(__file__).resolve().parents[1]
-    files = [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py")]
+    files = [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py", "spots.py")]
     return _digest(sorted((root / "evaluate").glob("*.py")) + files, SOLVER_VERSION.encode())
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from analysis.game import GameResult, HandResult, Step, Tile
 
 from .grade import split_turns
+from .kinds import show_candidates
 
 KIND_ORDER = {"show": 0, "take": 1, "place": 2, "discard": 3}  # a turn's decisions in play order
 PLACING = ("open", "meld", "layoff", "swap", "takeback", "declare", "show")
@@ -122,8 +123,8 @@ def show_spot(steps: Sequence[Step], tn: Any, seat: int) -> Spot | None:
     shown = next((i for i in range(1, len(steps)) if steps[i].event.get("type") == "show"
                   and steps[i].event.get("seat") == seat), None)
     at = shown - 1 if shown is not None else tn.pre
-    if at is None:
-        return None
+    if at is None or (shown is None and show_candidates(steps[at].state, seat) is None):
+        return None  # nothing to decide: no twin held, or a preset without O7
     played = (clean(steps[shown].event),) if shown is not None else ()
     line = steps[shown].line if shown is not None else steps[tn.first].line
     return Spot("show", at, seat, played, line)
