@@ -1,10 +1,10 @@
 """Rules: the project's rules reference (docs/rules*.md), log-format reference
-(docs/log-format*.md) and guide to reading the deep review (docs/review*.md), in the page's
-language.
+(docs/log-format*.md), guide to reading the deep review (docs/review*.md) and the list of every
+guide (docs/<guide>*.md: reviewing, replay, the lab, recording …), in the page's language.
 
 ``?rule=X4`` shows that rule first, in a box above the full text (the link every rule ID on the
 other pages points to); ``?doc=log`` opens the log format, ``?doc=review`` the guide (the Review
-page links to it). Both stay in the URL.
+page links to it), ``?doc=lab`` (any of ``rule_links.GUIDES``) that guide. They stay in the URL.
 """
 
 from __future__ import annotations
@@ -43,6 +43,16 @@ def _to_url(param: str, value: str | None) -> None:
     elif st.query_params.get(param) != value:
         st.query_params[param] = value
 
+
+# A guide (docs/<guide>.md, .tr.md in Turkish) opens by its link, ?doc=lab; the list is on every view.
+guide = st.query_params.get("doc")
+guide = guide if guide in rl.GUIDES and guide != "review" else None  # the review guide has its switch
+with st.expander(tr("rules_guides", lang), expanded=guide is not None, icon=":material/menu_book:"):
+    st.markdown(rl.guide_list(lang))
+if guide:
+    st.markdown(f"[← {tr('doc_rules', lang)}]({rl.PAGE}?lang={'en' if lang == 'en' else 'tr'})")
+    st.markdown(rl.app_text(guide, lang), unsafe_allow_html=True)
+    st.stop()
 
 DOCS = ("rules", "log", "review")  # the first is the default, left out of the URL
 _from_url("rules_doc", "doc", DOCS[1:], "rules")

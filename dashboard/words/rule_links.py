@@ -40,18 +40,23 @@ def t(key: str, lang: str, **fields: object) -> str:
     return lookup(STRINGS, key, lang, **fields)
 
 
-DOC_STEMS = {"rules": "rules", "log": "log-format", "review": "review"}  # doc -> file stem in docs/
+# The guides a user reads, in both languages (docs/<stem>.md and docs/<stem>.tr.md), in the order
+# the Rules page lists them: the same guides the README's "How do I…" table points to.
+GUIDES = ("reviewing", "review", "replay", "lab", "recording", "sheet", "studies", "notes", "practice",
+          "players", "import", "serving", "cli", "options", "limits")
+DOC_STEMS = {"rules": "rules", "log": "log-format", **{g: g for g in GUIDES}}  # doc -> file stem in docs/
 _DOC_OF_STEM = {v: k for k, v in DOC_STEMS.items()}
 
 
 def doc_path(doc: str, lang: str) -> Path:
     """``docs/rules.md`` / ``docs/rules.tr.md`` (doc ``rules``), ``docs/log-format*.md`` (``log``),
-    ``docs/review*.md`` (``review``: reading the deep review); any other doc is the log format."""
+    ``docs/review*.md`` (``review``: reading the deep review), ``docs/<guide>*.md`` for each of
+    :data:`GUIDES`; any other doc is the log format."""
     stem = DOC_STEMS.get(doc, "log-format")
     return DOCS / (f"{stem}.md" if lang == "en" else f"{stem}.tr.md")
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
 def doc_text(doc: str, lang: str) -> str:
     return doc_path(doc, lang).read_text(encoding="utf-8")
 
@@ -181,7 +186,9 @@ def app_text(doc: str, lang: str) -> str:
 def app_links(text: str, lang: str) -> str:
     """A rules document's links made to work inside the app: links to the other document or
     language become Rules page links (``rules?doc=log&lang=en``, ``rules?doc=review&lang=tr``, a
-    rule as ``rule=X4``); links within the same document (``#X4``) stay as they are."""
+    guide as ``rules?doc=lab&lang=tr``, a rule as ``rule=X4``); links within the same document
+    (``#X4``) stay as they are; a design document, which the app does not show, is named by its
+    path (``docs/figures.md``), the README by its label alone."""
     def sub(m: re.Match[str]) -> str:
         label, target = m.group(1), m.group(2)
         file, _, frag = target.partition("#")
@@ -194,4 +201,21 @@ def app_links(text: str, lang: str) -> str:
         url = f"{PAGE}?{urlencode(params)}" + (f"#{quote(frag)}" if frag else "")
         return f"[{label}]({url})"
 
-    return re.sub(r"\[([^\]]+)\]\(((?:rules|log-format|review)(?:\.tr)?\.md(?:#[^)]*)?)\)", sub, text)
+    def other(m: re.Match[str]) -> str:  # a design document or the README: not in the app
+        label, file = m.group(1), m.group(2)
+        return label if file.startswith("..") else f"{label} (`docs/{file}`)"
+
+    text = re.sub(r"\[([^\]]+)\]\(((?:%s)(?:\.tr)?\.md(?:#[^)]*)?)\)" % "|".join(_DOC_OF_STEM), sub, text)
+    return re.sub(r"\[([^\]]+)\]\(((?:\.\./)?[\w./-]+\.(?:md|png))(?:#[^)]*)?\)", other, text)
+
+
+def guide_title(doc: str, lang: str) -> str:
+    """A guide's title: the first heading of its document in ``lang``."""
+    m = re.search(r"^# (.+)$", doc_text(doc, lang), re.MULTILINE)
+    return m.group(1).strip() if m else doc
+
+
+def guide_list(lang: str) -> str:
+    """The guides as a Markdown list of Rules page links in ``lang`` (``rules?doc=lab&lang=en``)."""
+    return "\n".join(f"- [{guide_title(g, lang)}]({PAGE}?{urlencode({'doc': g, 'lang': 'en' if lang == 'en' else 'tr'})})"
+                     for g in GUIDES)
