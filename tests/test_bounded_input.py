@@ -205,3 +205,37 @@ def test_a_killed_study_imports_temporary_file_is_swept_at_the_next_import(tmp_p
     live.write_text("x")
     assert sweep_temp(str(tmp_path)) == 1
     assert not stale.exists() and live.exists()
+
+
+# ---- the command line: bytes that are not UTF-8 ----------------------------------------------
+
+
+def _istaka(*args: str | bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, cwd=cwd, env=env,
+                          timeout=120)
+
+
+def test_a_directory_import_reads_every_file_after_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    d.mkdir()
+    gold = Path(__file__).parent / "data" / "golden"
+    (d / "a.jsonl").write_bytes((gold / "normal_finish.jsonl").read_bytes())
+    Path(os.fsdecode(bytes(d) + b"/b\xff.jsonl")).write_bytes((gold / "escalation.jsonl").read_bytes())
+    (d / "c.jsonl").write_bytes((gold / "void_hand.jsonl").read_bytes())
+    r = _istaka("import", str(d), "--db", "t.duckdb", cwd=tmp_path)
+    assert r.returncode == 0 and b"Traceback" not in r.stderr, r.stderr[-600:]
+    assert b"3 games" in r.stdout and b"3 stored" in r.stdout
+
+
+@pytest.mark.parametrize("args", [("report", b"g\xff", "--out", "o.html"), ("notes", b"g\xff"),
+                                  ("notes", "g", "--set", "1", "1", "--text", b"a\xffb"),
+                                  ("study", "export", b"s\xff", "--out", "x.istaka-study")])
+def test_an_argument_that_is_not_utf8_is_one_line_not_a_traceback(tmp_path: Path, args: tuple) -> None:
+    r = _istaka("import", str(Path(__file__).parent / "data" / "golden" / "normal_finish.jsonl"), "--db", "t.duckdb",
+                cwd=tmp_path)
+    assert r.returncode == 0
+    r = _istaka(*args, "--db", "t.duckdb", cwd=tmp_path)
+    err = r.stderr.decode("utf-8", "replace").strip()
+    assert r.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "not UTF-8 text" in err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -41,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
+    bad = _not_text(args)
+    if bad is not None:
+        print(f"istaka {args.command}: {bad}", file=sys.stderr)
+        return 2
     try:
         return COMMANDS[args.command](args)
     except UsageError as e:
@@ -52,6 +57,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         print(f"istaka {args.command}: {e.strerror or e}{where}", file=sys.stderr)
         return 2
+
+
+def _not_text(args: argparse.Namespace) -> str | None:
+    """An argument that is not UTF-8 text (bytes the shell passed undecoded, held as lone
+    surrogates) and names no existing file: the store cannot hold it, so it is refused here."""
+    for name, v in vars(args).items():
+        for x in v if isinstance(v, list) else [v]:
+            if not isinstance(x, str):
+                continue
+            try:
+                x.encode("utf-8")
+            except UnicodeEncodeError:
+                if not os.path.lexists(x):
+                    shown = x.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
+                    return f"{name}: {shown[:80]!s} is not UTF-8 text"
+    return None
 
 
 __all__ = ["COMMANDS", "MODULES", "OWNER", "UsageError", "build_parser", "main"]

@@ -112,6 +112,16 @@ def _init_worker(known: dict[str, str]) -> None:
     _KNOWN = known
 
 
+def shown_name(name: str) -> str:
+    """A file's name as the store keeps it: a name that is not UTF-8 (its bytes held as lone
+    surrogates) shows them as ``\\xff``, so its rows can be stored and the files after it read."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace: bool = False, *,
                  raw: bytes | None = None, stored: Any = None, label: str | None = None) -> FilePrep:
     """Read a file and replay every game the database does not hold yet (``known``: id -> checksum).
@@ -123,7 +133,7 @@ def prepare_file(path: str | Path, known: dict[str, str] | None = None, replace:
     """
     known = _KNOWN if known is None else known
     p = Path(path)
-    name = label or str(path)
+    name = shown_name(label or str(path))
     digest = hashlib.sha256()
     size = [0]
 
