@@ -1,0 +1,202 @@
+"""A club board served for real (docs/serving.md): Streamlit's own upload endpoint, hit with HTTP
+requests, stores nothing for a session whose page has no uploader, and keeps a session's budget;
+the writer's login survives a reload through its cookie and a logout ends it; 40 wrong
+passphrases cost the server little CPU and the 41st, right, waits."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import ROOT, _free_port, chromium, needs_chromium
+from dashboard_logs import many_games, write_log
+from store_logs import stored
+
+pytestmark = needs_chromium
+PASS = "kahve-101"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+@contextmanager
+def club_server(tmp: Path, **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """The dashboard in club mode with a writer's passphrase; yields (url, process, log)."""
+    from dashboard.state.access import hash_passphrase
+
+    db = stored(tmp / "club.duckdb", write_log(tmp / "g.jsonl", many_games(2)))
+    secrets = tmp / "secrets.toml"
+    secrets.write_text(f'[istaka]\nwriter_passphrase = "{hash_passphrase(PASS)}"\n')
+    port = _free_port()
+    log = tmp / "server.log"
+    full = dict(os.environ, ISTAKA_DB=str(db), ISTAKA_MODE="club", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
+                                 "true", "--server.address", "127.0.0.1", "--server.port", str(port),
+                                 "--secrets.files", str(secrets)], cwd=ROOT, env=full, stdout=out,
+                                stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not start: {log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.3)
+        yield url, proc, log
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _session(page: Any) -> dict[str, str]:
+    """Record the session id the server sends on the page's websocket (its NewSession message)."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    got: dict[str, str] = {}
+
+    def frame(payload: Any) -> None:
+        if isinstance(payload, (bytes, bytearray)) and "id" not in got:
+            try:
+                msg = ForwardMsg.FromString(bytes(payload))
+            except Exception:  # noqa: BLE001  (another frame)
+                return
+            if msg.WhichOneof("type") == "new_session":
+                got["id"] = msg.new_session.initialize.session_id
+
+    page.on("websocket", lambda ws: ws.on("framereceived", frame))
+    return got
+
+
+def put_file(url: str, session: str, xsrf: str, size: int) -> int:
+    """PUT one file of ``size`` bytes to Streamlit's upload endpoint for ``session``: the status."""
+    boundary = uuid.uuid4().hex
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.jsonl\"\r\n"
+            f"Content-Type: application/octet-stream\r\n\r\n").encode() + b"x" * size + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(f"{url}/_stcore/upload_file/{session}/{uuid.uuid4()}", data=body, method="PUT",
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
+                                          "X-Xsrftoken": xsrf, "Cookie": f"_streamlit_xsrf={xsrf}"})
+    try:
+        with urllib.request.urlopen(req, timeout=120) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as e:
+        return int(e.code)
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _open(browser: Any, url: str, path: str) -> tuple[Any, dict[str, str], str]:
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    sid = _session(page)
+    page.goto(f"{url}/{path}", wait_until="domcontentloaded")
+    expect(page.locator('[data-testid="stSidebar"]')).to_contain_text("Yazar girişi", timeout=60_000)
+    xsrf = next(c["value"] for c in ctx.cookies() if c["name"] == "_streamlit_xsrf")
+    deadline = time.monotonic() + 20
+    while "id" not in sid and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert "id" in sid, "no session id seen on the websocket"
+    return page, sid, xsrf
+
+
+def _login(page: Any, pw: str) -> None:
+    side = page.locator('[data-testid="stSidebar"]')
+    side.locator('input[type="password"]').fill(pw)
+    side.get_by_role("button", name="Giriş").click()
+
+
+def test_the_upload_endpoint_stores_nothing_without_an_uploader_and_keeps_a_budget(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    with club_server(tmp_path, ISTAKA_UPLOAD_SESSION_MB="2", ISTAKA_UPLOAD_SERVER_MB="3") as (url, proc, log):
+        page, sid, xsrf = _open(browser, url, "games")  # a reader: no uploader on the page
+        rss0 = rss_mb(proc.pid)
+        statuses = [put_file(url, sid["id"], xsrf, 45 * 1024 * 1024) for _ in range(4)]
+        grown = rss_mb(proc.pid) - rss0
+        assert statuses == [403] * 4, statuses
+        assert grown < 150, f"the server kept {grown:.0f} MB of refused uploads"
+        _login(page, PASS)  # a writer: the games page shows the uploader
+        expect(page.locator('[data-testid="stFileUploader"]')).to_have_count(1, timeout=60_000)
+        mb = 1024 * 1024
+        assert [put_file(url, sid["id"], xsrf, mb) for _ in range(3)] == [204, 204, 413], "the session's budget"
+        page.goto(f"{url}/rules", wait_until="domcontentloaded")  # a page with no uploader, a new session
+        expect(page.locator('[data-testid="stSidebar"]')).to_contain_text("Yazar olarak", timeout=60_000)
+        page.wait_for_timeout(1500)
+        assert put_file(url, sid["id"], xsrf, 1000) in (400, 403)
+        page.context.close()
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+def test_a_writer_stays_through_a_reload_logs_out_and_a_guesser_costs_little(browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    with club_server(tmp_path) as (url, proc, log):
+        page, _, _ = _open(browser, url, "rules")
+        side = page.locator('[data-testid="stSidebar"]')
+        cpu0 = cpu_s(proc.pid)
+        for i in range(40):
+            _login(page, f"tahmin-{i}")
+            expect(side.locator('[data-testid="stAlert"]')).to_have_count(1, timeout=30_000)
+        _login(page, PASS)
+        page.wait_for_timeout(1500)
+        cpu = cpu_s(proc.pid) - cpu0
+        expect(side).to_contain_text("Çok fazla yanlış parola")
+        expect(side).not_to_contain_text("Yazar olarak")
+        print(f"40 wrong passphrases and the right one: {cpu:.2f} s of server CPU")
+        assert cpu < 8, cpu  # 3 hashes; the rest is 41 reruns of the login form
+        page.context.close()
+
+    again = tmp_path / "again"
+    again.mkdir()
+    with club_server(again) as (url, proc, log):
+        page, _, _ = _open(browser, url, "games")
+        side = page.locator('[data-testid="stSidebar"]')
+        _login(page, PASS)
+        expect(side).to_contain_text("Yazar olarak", timeout=60_000)
+        page.wait_for_timeout(1000)
+        assert any(c["name"] == "istaka_writer" for c in page.context.cookies())
+        page.reload(wait_until="domcontentloaded")
+        expect(side).to_contain_text("Yazar olarak", timeout=60_000)  # the cookie kept the writer
+        expect(page.locator('[data-testid="stFileUploader"]')).to_have_count(1, timeout=30_000)
+        side.get_by_role("button", name="Çıkış").click()
+        expect(side).to_contain_text("Yazar girişi", timeout=60_000)
+        page.wait_for_timeout(1000)
+        page.reload(wait_until="domcontentloaded")
+        expect(side).to_contain_text("Yazar girişi", timeout=60_000)
+        expect(page.locator('[data-testid="stFileUploader"]')).to_have_count(0)
+        page.context.close()
+    assert "Traceback" not in log.read_text(errors="replace")
