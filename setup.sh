@@ -23,6 +23,7 @@ fi
 # move review (istaka analyze, a few seconds for the sample), so Review, Practice and the Players
 # trends open with data
 .venv/bin/python -c "from analysis import store; store.connect().close(); print('database:', store.db_path())"
+echo "analysing the sample games (move review)…"
 .venv/bin/istaka analyze --no-progress
 if [ "${1:-}" != "--no-run" ]; then
   exec .venv/bin/streamlit run dashboard/app.py --server.headless true --server.address 127.0.0.1

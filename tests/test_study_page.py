@@ -1,4 +1,4 @@
-"""AppTests of the "Çalışmalar / Studies" page and Replay's "Add to study" (issue 24, item 6), on a
+"""AppTests of the "Çalışmalar / Studies" page and Replay's "Add to study" , on a
 real DuckDB: a link opens its position (the board at that step, the note), previous/next walk,
 notes are edited, positions reordered and removed, a study made from Replay, a study file
 downloaded and uploaded into another database; read-only mode shows studies and writes nothing."""
@@ -173,3 +173,14 @@ def test_a_position_whose_game_is_gone_says_so(db: Path) -> None:
     at = _open(study=sid, item=1)
     assert any("yok-1" in w.value for w in at.warning)
     assert any("Dosya hazırlanamadı" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_the_positions_table_names_each_positions_player_not_its_seat(db: Path, lang: str) -> None:
+    sid = _study(db).id
+    at = _open(lang, study=sid, item=1)
+    ui.ok(at)
+    table = next(d.value for d in at.dataframe if ("Oyuncu" if lang == "tr" else "Player") in d.value.columns)
+    with store.reading(db) as con:
+        other = con.execute("SELECT players FROM games WHERE game = 'sp-2'").fetchone()[0]
+    assert table["Oyuncu" if lang == "tr" else "Player"].tolist() == ["Ali", "Ayşe", other[3]]

@@ -1,6 +1,6 @@
 """Studies: walk through a study's positions (the board at that step of that hand, the note, a
 link to the step in Replay), edit notes, reorder or remove positions, download the study file
-and upload one (issue 24, item 6).
+and upload one.
 
 The study and the position live in the URL (``study?study=ID&item=K``, K from 1) through
 :mod:`dashboard.state.url_state`, so a copied link opens the same position. Every change goes through
@@ -211,7 +211,7 @@ with board:
                     f'{esc(describe(step.event, players, lang))}</div>', unsafe_allow_html=True)
         before = rp.totals_before(it.hand)
         totals = running_totals(state, before)
-        # one player's view (issue 24): the item's seat sees its own rack, the others as tile backs
+        # one player's view: the item's seat sees its own rack, the others as tile backs
         if st.toggle(rt("pov_toggle", lang), key="sw_pov", help=t("sw_pov_help", lang, name=players[it.seat])):
             st.markdown(player_view.board_html(hr.steps, it.step, players, lang, it.seat, totals=totals),
                         unsafe_allow_html=True)
@@ -243,12 +243,21 @@ with side:
 
 # ---- every position, one click to go there -------------------------------------------------
 st.subheader(t("sw_positions", lang))
+listed = data.games()  # each item's game names its players: the column shows the player, not the seat
+seats = dict(zip(listed["game"], listed["players"])) if len(listed) else {}
+
+
+def _who(game: str, seat: int) -> str:
+    names = seats.get(game)
+    return str(names[seat]) if names is not None and 0 <= seat < len(names) else f"#{seat}"
+
+
 rows = pd.DataFrame({
     t("sw_col_k", lang): list(range(1, n + 1)),
     t("sw_col_game", lang): [i.game for i in cur.items],
     t("sw_col_hand", lang): [i.hand for i in cur.items],
     t("sw_col_step", lang): [i.step for i in cur.items],
-    t("sw_col_seat", lang): [i.seat for i in cur.items],
+    t("sw_col_seat", lang): [_who(i.game, i.seat) for i in cur.items],
     t("sw_col_note", lang): [i.note if len(i.note) <= 80 else i.note[:79] + "…" for i in cur.items],
 })
 sel = st.dataframe(rows, key=f"sw_items_{sid}_{k}",  # a new position: a fresh selection
