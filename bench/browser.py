@@ -5,7 +5,7 @@ Prints medians with the machine's load beside them.
 
     python bench/browser.py [--db data/istaka.duckdb | --games 1000] [--steps 20] [--loads 3]
 
-Targets (issue 24): a step ≤ 300 ms, the Players page ≤ 2 s on 1,000 games, every page's first
+Targets: a step ≤ 300 ms, the Players page ≤ 2 s on 1,000 games, every page's first
 paint ≤ 2 s on the sample database.
 """
 

@@ -1,4 +1,4 @@
-"""Calibration of the evaluator (issue 14): its expected hand score against what happened.
+"""Calibration of the evaluator: its expected hand score against what happened.
 
 Reads the per-deal lines of ``istaka match --bots expert,B ... --deals-out FILE``: for every
 decision the expert acted on (take or draw, opening, discard) the evaluator's expected hand score
@@ -7,7 +7,7 @@ in-game penalties) in that hand. Prints, by bins of the prediction: decisions, t
 hand-seats they come from, mean predicted, mean actual, the gap with its 95% interval (the deals
 as clusters: the decisions of a deal share its outcome); once for the model's value and once
 through the preset's calibration curve (:mod:`analysis.evaluate.calibration`). Several files
-(matches on other seeds) pool. Issue 20's target: every bin holding >= 2% within 10 points.
+(matches on other seeds) pool. The target: every bin holding >= 2% within 10 points.
 
 ``--fit`` fits a curve on the even-numbered deals, prints it (the literal for ``CURVES``) and
 shows both tables on the odd-numbered deals only, which the fit never saw. ``--fit --cross`` on
@@ -35,7 +35,7 @@ BINS = (-1000, -50, 0, 25, 50, 100, 150, 250, 10_000)
 
 
 Pair = tuple[float, int, tuple[int, int, int]]  # (model value, actual hand score, (file, deal, seat))
-SHARE = 0.02  # issue 20's target counts the bins holding at least 2% of the decisions
+SHARE = 0.02  # the target counts the bins holding at least 2% of the decisions
 
 
 def read(paths: Sequence[str], keep: Callable[[int], bool] = lambda deal: True) -> list[Pair]:

@@ -1,4 +1,4 @@
-"""What information is worth, and how much of it the expert gets (issue 20, Deliver 5).
+"""What information is worth, and how much of it the expert gets (docs/evaluator.md).
 
 Two duplicate matches on the same deals (``analysis.selfplay.match``: the same seed gives the
 same shuffles, starters and bot seeds): ``expert`` against ``solver`` and ``clairvoyant`` against

@@ -1,4 +1,4 @@
-"""Import and review throughput on a Dask cluster against the plain path, in one run (issue 16).
+"""Import and review throughput on a Dask cluster against the plain path, in one run.
 
     python bench/cluster.py                      # 192 self-play games in 16 files (cached), 6 reviewed
     python bench/cluster.py --analyze-games 0 --repeat 5   # import only

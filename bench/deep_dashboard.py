@@ -1,4 +1,4 @@
-"""The deep review in the dashboard (issue 15): what the Replay panel of the evaluator's top three
+"""The deep review in the dashboard: what the Replay panel of the evaluator's top three
 adds to a replay step, and how long the Review page's "deep review" button takes on a game.
 
     python bench/deep_dashboard.py [--steps 40] [--rounds 3] [--hands 11]

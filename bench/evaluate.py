@@ -1,4 +1,4 @@
-"""Speed of the evaluator (issue 14): time per decision at the default budget, and one game.
+"""Speed of the evaluator: time per decision at the default budget, and one game.
 
 Positions come from real self-play (``solver`` tables): every draw-or-take with a discard on
 offer, every placing of an unopened seat and every discard. Each is evaluated with all its
@@ -8,8 +8,8 @@ expert's own decisions (48 worlds over its pruned candidates), against the basel
 seed played by four ``solver`` seats in the same run. Times are CPU seconds of this
 process (the machine is shared; wall time would count other people's work).
 
-The worlds a decision gets at the budget are printed for both models (issue 20: the speed is
-spent on more worlds). Rollout speed (issue 20): on the same positions, seeds and worlds, the Python reference model
+The worlds a decision gets at the budget are printed for both models (the target: the speed is
+spent on more worlds). Rollout speed: on the same positions, seeds and worlds, the Python reference model
 (:mod:`analysis.evaluate.sim`) and the compiled one (``rollout.c``) each play every candidate in
 ``--rollout-worlds`` worlds; the bench prints rollouts per CPU-second of each (the rollout calls
 alone, and whole evaluations with the sampling) and their ratio (target >= 20x), with the
@@ -179,7 +179,7 @@ def main() -> None:
         E.evaluate = timed
         rec, dt = _game("expert", a.seed)
         print(f"one 11-hand 101 game, four expert seats: {dt:.1f} s ({rec.hands_played} hands, "
-              f"{len(rec.events)} events, refused {rec.refused}) (target <= 30 s, issue 20; issue 14 had 60 s)")
+              f"{len(rec.events)} events, refused {rec.refused}) (target <= 30 s; the first evaluator's was 60 s)")
         E.evaluate = real
         base, dt_base = _game("solver", a.seed)
         print(f"baseline, the same deal seed with four solver seats: {dt_base:.2f} s ({base.hands_played} hands); "

@@ -1,4 +1,4 @@
-"""The expert at K times its worlds against the default expert (issue 20): a duplicate match
+"""The expert at K times its worlds against the default expert: a duplicate match
 (``analysis.selfplay.match``, the same deals, seats rotated, 95% interval over deals) of an
 ``expert`` playing ``K x WORLDS`` worlds a decision against ``expert`` at ``WORLDS``. Negative
 ``diff``: more worlds score fewer points. Prints the summary as ``istaka match --json`` does.

@@ -1,4 +1,4 @@
-"""The fuzz suite at scale (issue 12): mutated games and positions through the istaka command line.
+"""The fuzz suite at scale: mutated games and positions through the istaka command line.
 
     python bench/fuzz.py --mutations 20000 [--seeds 3] [--positions 2000] [--files 200] [--keep DIR]
 
@@ -6,7 +6,7 @@ Each seed makes ``--mutations / --seeds`` mutated games (every class of tests/fu
 one clean game per five) and ``--sheets / --seeds`` mutated score sheets (tests/fuzz_sheets.py), replays each alone to learn which are clean on their own, then runs
 them together through ``replay --json``, ``import``, ``errors`` and ``errors --json`` (plain,
 gzip, BOM, a gzip without its trailer, a gzip cut short), and ``--positions`` mutated positions
-through ``solve --batch``, and ``--files`` hostile files (tests/fuzz_gen.py FILE_CLASSES, issue 25:
+through ``solve --batch``, and ``--files`` hostile files (tests/fuzz_gen.py FILE_CLASSES:
 gzip bombs, endless lines, binary data, glob-like and long names, floods of broken lines; with a
 FIFO and the devices) through ``replay`` and ``import`` with their peak memory. Prints mutations, tracebacks, hangs, games lost, batch lines not
 answered, and the first notes. Exit 1 when anything was found.

@@ -1,4 +1,4 @@
-"""Issue 25: hostile entries of the two new kinds a person types or sends, at scale.
+"""Hostile entries of the two new kinds a person types or sends, at scale.
 
     python bench/fuzz_entries.py                      # 10,000 recorder entries, 10,000 study files
     python bench/fuzz_entries.py --entries 2000 --studies 500

@@ -1,4 +1,4 @@
-"""Import throughput and dashboard query latency on 1,000 simulated games (issue 5).
+"""Import throughput and dashboard query latency on 1,000 simulated games.
 
     python bench/import.py                       # 1,000 self-play games (greedy bots), 10 files
     python bench/import.py --source synthetic    # tests/store_logs.py games: no simulator needed

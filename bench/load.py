@@ -1,4 +1,4 @@
-"""Issue 25, Deliver 4: readers and writers at once against one `streamlit run` of the dashboard,
+"""Readers and writers at once against one `streamlit run` of the dashboard,
 in a real browser (Debian's Chromium through Playwright, one browser, one context per user).
 
     python bench/load.py                       # 20 readers, 2 writers, 300 s (the issue's run)

@@ -1,4 +1,4 @@
-"""Hand-made mutants (issue 12): one-token slips in the rules, scoring, solver, reader and store,
+"""Hand-made mutants: one-token slips in the rules, scoring, solver, reader and store,
 each run against the tests that should catch it. Prints each mutant's fate and the kill rate.
 
     python bench/mutants.py [--only ID,...] [--keep DIR] [--list]

@@ -1,4 +1,4 @@
-"""A coach's notes (issue 24, item 5): every one of N seeded hostile texts (tests/notes_gen.py)
+"""A coach's notes: every one of N seeded hostile texts (tests/notes_gen.py)
 through validation and the store, one note per step as the Replay panel writes them, then read
 back; a note edited and deleted; the time per write and the machine load.
 

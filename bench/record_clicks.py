@@ -1,4 +1,4 @@
-"""The recorder's clicks and their latency for a whole hand, in a real browser (issue 22).
+"""The recorder's clicks and their latency for a whole hand, in a real browser.
 
     python bench/record_clicks.py [--game kahve-2026-09-07-1] [--hand 3] [--seat 0]
 

@@ -1,4 +1,4 @@
-"""Is the deep review's cost a player's real loss? (issues 15 and 21, README "Review: calibration").
+"""Is the deep review's cost a player's real loss? (docs/calibration.md, "Review costs against real losses").
 
 For each bot X in ``--bots`` the same deals are played as a duplicate match against ``expert``.
 In the first design (``--opponents same``; analysis.selfplay.match: four X seats, then the expert
@@ -10,7 +10,7 @@ deals:
   (X's hand score minus the expert's in that seat);
 - **cost**: X's mean deep-review cost per hand-seat (expected points lost, summed over its
   decisions of the hand), the paired difference cost - lost on the same deals, and the ratio
-  cost / lost (target: within 15%, issue 21);
+  cost / lost (target: within 15%);
 - **accuracy**: the share of X's graded decisions (forced ones left out) played at the best.
 
 The expert's own tables (four expert seats) are reviewed on ``--expert-deals`` deals: its cost per

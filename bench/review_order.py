@@ -1,4 +1,4 @@
-"""Does the deep review order the players as their strength does? (issue 15, README "Review").
+"""Does the deep review order the players as their strength does? (docs/calibration.md, "Mixed tables").
 
 Runs what a user would, through the ``istaka`` command line: simulates short games with one
 ``random``, ``greedy``, ``solver`` and ``expert`` seat at each table (the seats rotate from game to

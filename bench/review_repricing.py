@@ -1,4 +1,4 @@
-"""Are the deep review's costs stable? (issue 21's target.) Unseen bot-table games are simulated
+"""Are the deep review's costs stable? (The target: the total within 5%, 95% of the signs kept.) Unseen bot-table games are simulated
 and deep-reviewed; every costed decision is priced again, played move against the recommended
 one, on ``--factor`` times the worlds its cost was charged on (the pricing worlds times the deep
 pass's CONFIRM: a cost is screened on the pricing worlds and charged on CONFIRM times as many)

@@ -1,4 +1,4 @@
-"""The compiled rollout model against the engine at scale (issue 20): N model hands (default
+"""The compiled rollout model against the engine at scale: N model hands (default
 50,000) over the presets and partner games of ``analysis.evaluate.proof.CASES``, half from the
 deal and half from an engine state cut at a random move, each written as a v1 log and replayed by
 ``analysis.game``. Prints the hands, the illegal moves and score or penalty differences found

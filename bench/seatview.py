@@ -1,4 +1,4 @@
-"""Seat-view logs against full logs: replay and import throughput on the same games (issue 22).
+"""Seat-view logs against full logs: replay and import throughput on the same games.
 
     python bench/seatview.py [--games 24] [--repeat 5] [--seat 0]
 

@@ -1,4 +1,4 @@
-"""Deep review of seat views against their full logs, on the sample games (issue 22 target: a
+"""Deep review of seat views against their full logs, on the sample games (target: a
 seat's grades identical to the full log's under the same seed, on every sample game).
 
     python bench/seatview_review.py [--games 60] [--hands 11] [--budget 0.04] [--seats 0,1,2,3]

@@ -1,4 +1,4 @@
-"""Taps and latency of the score sheet page in a real browser (issue 23).
+"""Taps and latency of the score sheet page in a real browser.
 
     python bench/sheet_taps.py [--rounds 11]
 

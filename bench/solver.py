@@ -1,5 +1,5 @@
-"""Solver timing against the integer program (issue 3, Performance), and the pairs opening
-against a closed-form baseline (issue 13).
+"""Solver timing against the integer program (docs/figures.md, Solver), and the pairs opening
+against a closed-form baseline.
 
 Prints median/p90/p99 per call of ``best_points_opening`` and of the MILP (tests/solver_milp.py,
 scipy/HiGHS) on (a) random 22-tile deals and (b) dense 22-tile racks (two colours plus both

@@ -27,7 +27,7 @@ def html(at: AppTest) -> str:
 
 
 def after_jobs(at: AppTest, timeout: float = 120) -> AppTest:
-    """Once the queued deep reviews and analyses are done (dashboard/state/jobs.py, issue 25), run the
+    """Once the queued deep reviews and analyses are done (dashboard/state/jobs.py), run the
     page again: it then shows their outcome, as the browser does on its next redraw."""
     from dashboard.state import jobs
 

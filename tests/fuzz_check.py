@@ -1,5 +1,5 @@
 """Runs mutated logs and positions (tests/fuzz_gen.py) through the istaka command line and
-checks the promises of issue 12; shared by tests/test_fuzz_cli.py and bench/fuzz.py.
+checks the hardening promises (docs/limits.md); shared by tests/test_fuzz_cli.py and bench/fuzz.py.
 
 Per run: every unit alone (one file each, one ``replay --json`` call) says which games replay
 cleanly on their own; then the units together in a few files (plain, gzip, with a BOM, a gzip
@@ -192,7 +192,7 @@ def check_logs(work: Path, seed: int, mutations: int, clean: int, files: int = 4
 
 def _views(f: Findings, work: Path, files_: list[str], want: set[str], out: Any, kinds: dict[str, str],
            timeout: float) -> None:
-    """``istaka view`` of every file (issue 22): no traceback, and every full game that replays
+    """``istaka view`` of every file: no traceback, and every full game that replays
     cleanly comes out as its seat-0 view, which replays cleanly too."""
     views = {g["game"] for g in (out or {}).get("games", []) if g.get("view") is not None}
     made = []
@@ -268,7 +268,7 @@ def check_solve(work: Path, seed: int, n: int, f: Findings | None = None, timeou
     return f
 
 
-MAX_RSS_MB = 400  # what one command may hold on a hostile file (a gzip bomb took 8 GB before issue 25)
+MAX_RSS_MB = 400  # what one command may hold on a hostile file (a gzip bomb once took 8 GB)
 
 
 # Runs the command and writes its peak resident memory (KB) to the file named first. The
@@ -314,7 +314,7 @@ def run_rss(f: Findings, args: list[str], ok: tuple[int, ...], timeout: float = 
 
 def check_files(work: Path, seed: int, n: int, f: Findings | None = None, timeout: float = 120,
                 special: bool = True) -> Findings:
-    """Hostile files (fuzz_gen.FILE_CLASSES; issue 25) through ``replay --json`` and ``import``:
+    """Hostile files (fuzz_gen.FILE_CLASSES) through ``replay --json`` and ``import``:
     no traceback or hang, peak memory under MAX_RSS_MB, and every good game before the attack
     read and stored. ``special``: also a FIFO and the devices of fuzz_gen.SPECIAL_PATHS."""
     f = f or Findings()

@@ -1,4 +1,4 @@
-"""A seeded mutation generator over the sample games (issue 12), for tests/test_fuzz_cli.py and
+"""A seeded mutation generator over the sample games, for tests/test_fuzz_cli.py and
 bench/fuzz.py.
 
 Each mutated game is a *unit*: the first hand of a sample game under its own id, written as
@@ -31,7 +31,7 @@ _BASE: list[list[Event]] = []
 
 def base_games() -> list[list[Event]]:
     """The sample's games cut to their first hand (void replays included), as event dicts; every
-    third one also as a seat-view log of one seat (``istaka view``, issue 22)."""
+    third one also as a seat-view log of one seat (``istaka view``)."""
     if not _BASE:
         games: dict[str, list[Event]] = {}
         with gzip.open(SAMPLE, "rt", encoding="utf-8") as fh:
@@ -283,7 +283,7 @@ def m_bom(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
 
 
 def m_rules_twice(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
-    """Issue 25 finding 8: an option given twice, once by an alias, in either order."""
+    """An option given twice, once by an alias, in either order."""
     name, alias, values = rnd.choice([("katlamali", "escalating", [True, False]), ("cezali", "cezalı", [True, False]),
                                       ("open_points", "threshold", [101, 120]), ("hands", "hand_count", [7, 11]),
                                       ("esli", "teams", [False, True])])
@@ -294,7 +294,7 @@ def m_rules_twice(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
 
 
 def m_rules_bound(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
-    """Issue 25 finding 2: a whole-number option at, just past or far past its bound (rules.MAX_OPTION)."""
+    """A whole-number option at, just past or far past its bound (rules.MAX_OPTION)."""
     from analysis.game.rules import MAX_OPTION
 
     name = rnd.choice(sorted(MAX_OPTION))
@@ -304,7 +304,7 @@ def m_rules_bound(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
 
 
 def m_view(evs: list[Event], rnd: random.Random) -> list[Event] | Unit:
-    """Seat-view logs gone wrong (issue 22): a bad or other ``view``, racks that should be hidden
+    """Seat-view logs gone wrong: a bad or other ``view``, racks that should be hidden
     shown or the other way round, a hidden draw with a tile, the viewer's without, a hidden seat
     throwing a tile the viewer holds, a deck, a broken ``end.racks``."""
     if "view" not in evs[0]:
@@ -461,7 +461,7 @@ def positions(seed: int, n: int) -> list[bytes]:
     return out
 
 
-# ---- hostile files (issue 25): a whole file is the attack, not one game ----------------------
+# ---- hostile files: a whole file is the attack, not one game ----------------------
 #
 # Each class makes (file name, bytes) from the clean body of a few good games, which it puts
 # *before* the attack: the check (tests/fuzz_check.py check_files) then asserts no traceback, no

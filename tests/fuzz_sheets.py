@@ -1,4 +1,4 @@
-"""Seeded score-sheet logs (issue 23) for the fuzz suite (tests/fuzz_check.py, bench/fuzz.py) and
+"""Seeded score-sheet logs for the fuzz suite (tests/fuzz_check.py, bench/fuzz.py) and
 tests/test_fuzz_sheets.py.
 
 :func:`sheet_game` makes a valid random sheet (any preset, partners or not, cezali or not) and

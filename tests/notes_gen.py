@@ -1,4 +1,4 @@
-"""Seeded random and hostile note texts (issue 24, item 5) for tests/test_notes.py and
+"""Seeded random and hostile note texts for tests/test_notes.py and
 bench/notes.py: any code point (control characters, lone surrogates, the private use area,
 astral planes), combining marks, right-to-left and zero-width characters, HTML, Markdown, SQL,
 format fields, CRLF line breaks, outer white space, and lengths around the 2,000-character bound."""

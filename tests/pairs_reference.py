@@ -1,5 +1,5 @@
 """The reference for analysis/solver/pairs.py: the exact search over the faces of a rack that the
-closed form replaced (issue 13), kept for tests/test_solver_pairs.py.
+closed form replaced, kept for tests/test_solver_pairs.py.
 
 A DP over the rack's faces: its state is (okeys used, twin used, pairs, the needed tile placed),
 its value the penalty saved. Left-over wild tiles pair with each other at the end, the costliest

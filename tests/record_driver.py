@@ -1,4 +1,4 @@
-"""Records a hand on the "Kayıt / Record" page in a real browser by clicks (issue 22), counting the
+"""Records a hand on the "Kayıt / Record" page in a real browser by clicks, counting the
 clicks and timing each one from the click to the page showing its answer. Shared by
 tests/test_browser_record.py and bench/record_clicks.py.
 

@@ -1,4 +1,4 @@
-"""Keeping a score sheet by taps in a real browser (issue 23): shared by tests/test_browser_sheet.py
+"""Keeping a score sheet by taps in a real browser: shared by tests/test_browser_sheet.py
 and bench/sheet_taps.py. Every tap (a click, or a focus to type a number) is counted and timed
 from the tap until the page's script has run to its end."""
 

@@ -1,4 +1,4 @@
-"""The house (issue 11): packages by layer, no import cycles, no private name imported across
+"""The house: packages by layer, no import cycles, no private name imported across
 modules, no module over 600 lines, and the import-linter contract enforced and able to fail."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The Replay board in a real browser (Debian's Chromium driven by Playwright), one `streamlit run`
-for the whole module (issue 24): what only a browser shows.
+for the whole module: what only a browser shows.
 
 Checked: at 1280×800 and 1400×900, in Turkish and English, the board starts in the first screen,
 no panel overlaps it (the move list stays beside it, every seat inside the table) and no button
@@ -177,7 +177,7 @@ def test_an_empty_choice_on_a_turkish_page_says_so_in_turkish(site: dict[str, An
 
 def test_a_note_written_in_the_replay_panel_shows_its_mark_and_keys_typed_in_it_do_not_step(
         site: dict[str, Any], browser: Any) -> None:
-    """Issue 24 item 5 in the browser: the note's editor in the side column; arrows and M typed in
+    """A coach's note in the browser: the note's editor in the side column; arrows and M typed in
     the comment stay in it; Save shows the mark in the move list, a reload keeps it, Delete removes it."""
     from playwright.sync_api import expect
 
@@ -234,7 +234,7 @@ def _delete_note(pg: Any, panel: Any) -> None:
                 return
 
 
-# ---- a phone (issue 24): every page of the navigation at 390×844, both languages ----------------
+# ---- a phone: every page of the navigation at 390×844, both languages ----------------
 
 PHONE = (390, 844)
 NAV = tuple(p for p in re.findall(r'url_path="([a-z_]+)"', (ROOT / "dashboard" / "app.py").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The loss graph in a real browser (issue 24 item 3): a click on a point of the Review page's
+"""The loss graph in a real browser : a click on a point of the Review page's
 graph opens the Replay at that point's step, and one on the Replay's graph moves the board there.
 Reuses the board tests' server and browser fixtures (tests/test_browser_board.py: two simulated
 `101` games, analysed)."""

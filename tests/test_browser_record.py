@@ -1,4 +1,4 @@
-"""The recorder in a real browser (issue 22): Debian's Chromium driven by Playwright records a hand
+"""The recorder in a real browser: Debian's Chromium driven by Playwright records a hand
 by clicks (tests/record_driver.py), reloads the page mid-hand and goes on where it was, finishes,
 saves, and opens the hand in Review."""
 

@@ -1,4 +1,4 @@
-"""Issue 25, Deliver 2 in a real browser: the dashboard served read-only (nothing to write, the
+"""In a real browser: the dashboard served read-only (nothing to write, the
 pages say so, the database file unchanged) and as a club board (a reader sees no uploader; a
 writer logs in with the passphrase whose hash is in secrets.toml and gets it). One server per
 mode for the module."""

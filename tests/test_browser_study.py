@@ -1,5 +1,5 @@
 """Studies in a real browser (Debian's Chromium driven by Playwright), one `streamlit run` for the
-module (issue 24, item 6): in Turkish and English, a study is made from Replay ("Add to study"
+module: in Turkish and English, a study is made from Replay ("Add to study"
 at a step, with a note), its link is opened in a new browser context (no shared session, as a
 student's browser) and shows that position: the same board the Replay drew at that step, and
 the note; its download is the study file."""

@@ -1,4 +1,4 @@
-"""The evaluator's calibration curve (issue 14): from the model's value to the actual mean."""
+"""The evaluator's calibration curve: from the model's value to the actual mean."""
 
 from __future__ import annotations
 

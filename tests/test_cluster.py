@@ -1,4 +1,4 @@
-"""The Dask path (issue 16): the same rows as the plain path, through worker kills, a killed
+"""The Dask path: the same rows as the plain path, through worker kills, a killed
 client and a worker with other code.
 
 One LocalCluster of two worker processes (one thread each) serves the module; the CLI reaches
@@ -71,7 +71,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     an unreadable line: what the store must report the same way on both paths."""
     d = tmp_path_factory.mktemp("cluster-logs")
     games = _sample_games(12)
-    games[-1] = _seat_view(games[-1], 2)  # the cluster path takes seat-view logs too (issue 22)
+    games[-1] = _seat_view(games[-1], 2)  # the cluster path takes seat-view logs too
     paths = []
     for k in range(4):
         p = d / f"part-{k}.jsonl"

@@ -226,7 +226,7 @@ def test_english_switch_keeps_turkish_game_terms(app: AppTest) -> None:
     assert "opened: 5 çift" in html and "Gösterge" in html
 
 
-# ---- issue 13: links keep their state, the panels say everything in words ------------------
+# ---- links keep their state, the panels say everything in words ------------------
 
 def test_replay_link_to_the_newest_game_keeps_its_game_in_the_url(app: AppTest, db: Path) -> None:
     """The first game of the list is the select box's default: the URL must still name it, or a

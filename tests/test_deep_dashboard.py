@@ -1,4 +1,4 @@
-"""AppTests of the deep review in the dashboard (issue 15): the "deep review" button and its
+"""AppTests of the deep review in the dashboard: the "deep review" button and its
 stored result, per seat graded decisions, the decisions of a hand with their top three
 candidates, the lesson and the best line, the hand's actual result next to the expected one,
 and the Replay panel of the evaluator's top three (stored, or evaluated now), in Turkish and
@@ -94,7 +94,7 @@ def test_review_shows_every_graded_decision_with_candidates_lesson_and_best_line
     table = at.dataframe(key="dv_decisions").value
     assert len(table) == len(pairs) > 10  # every graded decision, in turn order
     assert list(table.iloc[:, 0]) == [d.turn + 1 for d, _ in pairs]
-    # the cost with its interval ("24 ± 6"), a forced decision said so (issue 21)
+    # the cost with its interval ("24 ± 6"), a forced decision said so
     assert list(table.iloc[:, 7]) == [cost_text(c.cost, c.ci, c.worlds, c.forced, lang) for _, c in pairs]
     assert any(" ± " in x for x in table.iloc[:, 7]) and w["forced"] in list(table.iloc[:, 7])
     assert list(table.iloc[:, 9]) == [sentence(c, lang) for _, c in pairs]  # the lesson column
@@ -210,7 +210,7 @@ def test_the_deep_review_button_runs_the_pass_and_stores_it(db: Path, tmp_path: 
     if lang == "en":
         return  # the run itself once (tr): a few seconds
     at.button(key="dv_run").click().run()
-    ui.after_jobs(ui.ok(at))  # queued (issue 25): the page shows the outcome once it has run
+    ui.after_jobs(ui.ok(at))  # queued: the page shows the outcome once it has run
     assert any(w["done"] in s.value for s in at.success)
     gr = _review(copy, "dv-b")
     assert gr is not None and gr.depth == "deep" and sum(len(d.choices) for d in gr.decisions) > 10

@@ -51,7 +51,7 @@ def test_three_tile_group_needs_both_missing_colours_S2() -> None:
 
 def test_full_group_with_two_okeys_gives_both_up_only_together_S2() -> None:
     # docs/rules.md S2 from [000] "dört rengin hepsi tamamlanmalıdır": four real colours after
-    # the swap; one of two okeys out of a group of four is refused (issue 25, finding 13)
+    # the swap; one of two okeys out of a group of four is refused (S2)
     s = _state([["Y12", "B12", "R6>R12", "R6>K12"]], "K12 R12 B3")
     assert _refused(s, 0, "K12") == "S2"
     after = _swap(s, 0, "R12 K12")

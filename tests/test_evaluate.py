@@ -1,4 +1,4 @@
-"""The evaluator and the expert bot (issue 14): seat view only, and the forced cases."""
+"""The evaluator and the expert bot: seat view only, and the forced cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: no bad input ever produces a traceback, and no good game is lost next to a bad one.
+"""No bad input ever produces a traceback, and no good game is lost next to a bad one.
 
 A fast seeded subset of the fuzz suite (tests/fuzz_gen.py, tests/fuzz_check.py): 2,000 mutated
 games of every class (the sample's shorter first hands), with 250 clean ones among them, go through ``istaka replay --json``,
@@ -26,7 +26,7 @@ def test_solve_batch_answers_every_line_in_order(tmp_path: Path) -> None:
 
 
 def test_hostile_files_never_crash_hang_or_hold_memory_and_keep_the_games_before_them(tmp_path: Path) -> None:
-    """Issue 25: one file of each class of tests/fuzz_gen.py FILE_CLASSES (gzip bombs, endless
+    """One file of each class of tests/fuzz_gen.py FILE_CLASSES (gzip bombs, endless
     lines, binary data, glob-like and long names, 50,000 broken lines), a FIFO and /dev/zero."""
     import fuzz_gen
 

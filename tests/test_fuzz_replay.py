@@ -49,7 +49,7 @@ def _mutate(ev: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
 @pytest.mark.parametrize("seed", range(4))
 def test_mutated_games_end_in_reported_errors_not_exceptions(seed: int) -> None:
     games = log.read_file(SAMPLE).games
-    games += [cut_view(g, k % 4) for k, g in enumerate(games[:12])]  # seat-view logs too (issue 22)
+    games += [cut_view(g, k % 4) for k, g in enumerate(games[:12])]  # seat-view logs too
     rnd = random.Random(seed)
     broken = 0
     for _ in range(60):

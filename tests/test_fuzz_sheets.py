@@ -1,5 +1,5 @@
-"""Issue 23: random score sheets (tests/fuzz_sheets.py) score as the rule texts say, and mutated
-sheets never crash the command line nor cost a clean game its place (the issue 12 promises).
+"""Random score sheets (tests/fuzz_sheets.py) score as the rule texts say, and mutated
+sheets never crash the command line nor cost a clean game its place (the hardening promises, docs/limits.md).
 
 Each generated sheet writes the scores an oracle worked out from the rule texts (E4-E8), with or
 without the hand's penalties; the engine must agree with every row. ``python bench/fuzz.py``

@@ -1,4 +1,4 @@
-"""Issue 12: damaged input, limits, processes and messages, one test per promise; and the tests
+"""Damaged input, limits, processes and messages, one test per promise; and the tests
 that the hand-made mutants of bench/mutants.py showed missing (X3 not X4, the same game in two
 files, one game per transaction with --batch 1, the L6 option on its own)."""
 

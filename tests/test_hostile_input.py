@@ -1,4 +1,4 @@
-"""Issue 25: what an outsider can send. Each test is one finding of the issue, tried as a hostile
+"""What an outsider can send. Each test is one finding of a hostile-input review, tried as a hostile
 user would, and fails on the code before the fix: bounded decompression and line reading, the
 help text, numbers the review tables cannot hold, import-error rows, ``--db`` onto a log, names
 that look like globs, rules given twice, OS errors, FIFOs and the amplification limits."""
@@ -76,7 +76,7 @@ def test_a_fifo_and_a_device_are_refused_at_once_not_waited_on(tmp_path: Path) -
     assert not (tmp_path / "x.duckdb").exists()
 
 
-# ---- finding 9 (issue 24 defect 2): the help ----------------------------------------------
+# ---- finding 9: the help ----------------------------------------------
 
 
 @pytest.mark.parametrize("args", [(), ("-h",), ("--help",)])
@@ -131,7 +131,7 @@ def test_analyze_writes_every_other_game_when_one_game_breaks_the_review_tables(
     con.close()
 
 
-# ---- finding 3 (and issue 24 defect 9): import-error rows ---------------------------------
+# ---- finding 3: import-error rows ---------------------------------
 
 
 def test_import_error_rows_are_capped_per_file_with_one_row_counting_the_rest(tmp_path: Path) -> None:
@@ -232,11 +232,11 @@ def test_games_per_file_and_hands_per_game_are_bounded_G1(monkeypatch: Any) -> N
 
 
 def test_the_migration_renames_old_upload_paths_and_cuts_old_error_floods() -> None:
-    """Issue 24 defect 9 in a database written before the fix: temporary upload paths and 366
+    """Upload names in a database written before the fix: temporary upload paths and 366
     rows from a PNG stay no more (the migration found by its name, not its number)."""
     from analysis.store.db import MIGRATIONS, migrate
 
-    mine = next(v for v, name, _ in MIGRATIONS if name.startswith("issue 25:"))
+    mine = next(v for v, name, _ in MIGRATIONS if name.startswith("uploads named by their own file"))
     con = duckdb.connect(":memory:")
     migrate(con, upto=mine - 1)
     rows = [(1, "/tmp/istaka-upload-x1/0/kahve.jsonl", i, None, "unreadable", None, None, "not JSON")

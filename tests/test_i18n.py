@@ -203,7 +203,7 @@ PAGES = {  # page -> URL parameters and a click or two, so the page shows most o
     "study": {"study": 1, "item": 1},  # a study of two positions (the db fixture's)
     "sheet": {"sheet": "i18n-sheet"},  # a score sheet of its own database (_sheet_db), a round being entered
 
-    "record": {},  # the table form, then the deal (issue 22)
+    "record": {},  # the table form, then the deal
 }  # the Rules page renders docs/ (log field names, examples): tests/test_rules_docs.py checks it
 
 
@@ -258,7 +258,7 @@ def test_a_page_shows_only_its_languages_words(db: Path, monkeypatch: pytest.Mon
 
 
 def test_the_two_locale_files_hold_the_same_sections_and_keys() -> None:
-    """Issue 24 item 10: every word is in dashboard/words/locale/{tr,en}.toml, one file per
+    """Every word is in dashboard/words/locale/{tr,en}.toml, one file per
     language; a translator who adds a key to one must add it to the other."""
     import tomllib
 

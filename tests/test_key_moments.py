@@ -1,4 +1,4 @@
-"""Key moments (issue 24 item 4): per player the 3–5 costliest decisions of a reviewed game, in
+"""Key moments: per player the 3–5 costliest decisions of a reviewed game, in
 order, ties in game order, each with its lesson in both languages; the HTML report starts with
 them; the loss graph's points read from the same review."""
 

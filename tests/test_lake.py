@@ -1,4 +1,4 @@
-"""The Parquet lake (issue 16): `istaka export --parquet DIR --partition variant,month` writes
+"""The Parquet lake: `istaka export --parquet DIR --partition variant,month` writes
 hive-partitioned tables, and ISTAKA_DB=DIR opens them read-only with the store's own rows."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The loss graph, the key moments on the Review page and the board's marks (issue 24 items 3, 4,
-9): AppTests of Review and Replay against a real DuckDB with a quick-reviewed and a deep-reviewed
+"""The loss graph, the key moments on the Review page and the board's marks:
+AppTests of Review and Replay against a real DuckDB with a quick-reviewed and a deep-reviewed
 simulated game, and the marks' HTML for a crafted lay-off and a fed finish."""
 
 from __future__ import annotations

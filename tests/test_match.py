@@ -1,4 +1,4 @@
-"""``istaka match`` (issue 14): seeded and reproducible; the interval comes from paired differences."""
+"""``istaka match``: seeded and reproducible; the interval comes from paired differences."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24 item 5 in the library: a coach's notes stored (analysis/store/notes.py, migration 10),
+"""In the library: a coach's notes stored (analysis/store/notes.py, migration 10),
 bounded, migrated into a database of version 9, written into the HTML report, exported with the
 other tables, listed by ``istaka notes``, and hostile text through validation and the store."""
 
@@ -134,7 +134,7 @@ def test_adding_twice_editing_nothing_and_a_long_author_are_errors() -> None:
 
 
 def test_a_database_at_version_9_gets_the_notes_table_and_keeps_its_games(tmp_path: Path) -> None:
-    mine = next(v for v, name, _ in store.MIGRATIONS if name.startswith("issue 24: a coach's notes"))
+    mine = next(v for v, name, _ in store.MIGRATIONS if "a coach's notes" in name)
     assert mine == 10
     old = duckdb.connect(str(tmp_path / "v9.duckdb"))
     assert store.migrate(old, upto=mine - 1) == list(range(1, mine))

@@ -1,4 +1,4 @@
-"""Issue 24 item 5 on the dashboard: a coach's note written, edited and deleted in Replay's panel,
+"""On the dashboard: a coach's note written, edited and deleted in Replay's panel,
 its mark in the move list, the Review page's list linking to the step, and read-only mode
 (notes shown, no editor, nothing written), through AppTest against a real DuckDB."""
 

@@ -1,4 +1,4 @@
-"""O4: a pairs opening's value is its number of pairs, always (issue 13).
+"""O4: a pairs opening's value is its number of pairs, always.
 
 Where L6 allows a lay-off in the opening turn, a pairs opener may lay off right after opening;
 that lay-off adds nothing to his opening. It moves neither threshold (O2, O3) nor the siler count

@@ -1,4 +1,4 @@
-"""Invariants over simulated games (issue 4): every game the bots play is legal, conserves the
+"""Invariants over simulated games: every game the bots play is legal, conserves the
 106 tiles after every event, replays from its written log to the same results, records the
 engine's own penalties and scores, and survives write(read(x)) byte for byte."""
 

@@ -1,4 +1,4 @@
-"""Issue 25 for the recorder: hostile taps and damaged recording files (bench/fuzz_entries.py runs
+"""The recorder against hostile input: hostile taps and damaged recording files (bench/fuzz_entries.py runs
 10,000 of each; here a quick slice). Every refusal is one RecordError line and changes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A recording holds a whole game (analysis.game.record, issue 22): hand after hand, the starter
+"""A recording holds a whole game (analysis.game.record): hand after hand, the starter
 moving on (D2), the planned count (G1), undo across hands, the file form, and the game as one
 seat-view log that replays like any other; O10 declarations and O7 shows checked by the engine."""
 

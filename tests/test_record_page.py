@@ -1,4 +1,4 @@
-"""AppTests of the recorder "Kayıt / Record" (issue 22), step by step: the table, the deal on the
+"""AppTests of the recorder "Kayıt / Record", step by step: the table, the deal on the
 picker and typed, hidden seats' "drew", taps for draws and discards, an opening built on the
 picker, a refusal with its rule (T1), undo, a reload mid-hand (the recording is stored), the
 finished hand saved to the store as a seat-view log and reviewed for its seat, the links to

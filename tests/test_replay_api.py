@@ -1,4 +1,4 @@
-"""The replay API the dashboard steps through, and the CLI's exit codes (issue 2, items 5-7)."""
+"""The replay API the dashboard steps through, and the CLI's exit codes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""AppTests of "Retry this position" and of one player's view (issue 24, items 7 and 8), against a
+"""AppTests of "Retry this position" and of one player's view , against a
 real DuckDB of simulated games annotated by the review.
 
 Checked: a retry link opens the position with what was played hidden; a wrong try is judged in

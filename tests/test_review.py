@@ -182,7 +182,7 @@ def test_not_finishing_when_the_best_turn_finishes_is_a_missed_finish_E1(tmp_pat
 def test_not_taking_the_table_okey_is_a_missed_swap_S1(tmp_path: Path) -> None:
     # seat 1 opens with the okey Y7 standing for K7; seat 2 opens 108 (KIT2 without Y1 Y2) and
     # on his next turn draws K7 and holds K7 K12 K13 R13 B12: K7 for the okey, then the okey
-    # makes a meld. (Issue 15: K7 is drawn on that turn, so the swap is first missed there; with
+    # makes a meld. (Corrected: K7 is drawn on that turn, so the swap is first missed there; with
     # K7 in the rack at the opening turn the swap was missed there, and is charged there, once.)
     open1 = ["R6 R7 R8", "B6 B7 B8", "K6 Y7>K7 K8", "R10 B10 K10", "B1 B2 B3", "K1 K2 K3"]
     kit2 = ["R9 B9 K9", "R11 B11 K11", "Y3 Y4 Y5", run("R", 2, 5), "B4 B5 B6 B7"]  # 108
@@ -208,7 +208,7 @@ def test_not_taking_the_table_okey_is_a_missed_swap_S1(tmp_path: Path) -> None:
 def test_an_okey_left_in_an_opened_rack_at_the_end_is_okey_kept_E5(tmp_path: Path) -> None:
     # seat 1 opens four groups (129) keeping nine tiles no meld takes; on his second turn he draws
     # the okey Y7 (best: Y1 K1 Y7>R1 as a group); he places nothing and seat 2 finishes: +101 for
-    # the okey (E5), apart from the lay-off difference (Y7's own 7, Y1, K1: 9). (Issue 15:
+    # the okey (E5), apart from the lay-off difference (Y7's own 7, Y1, K1: 9). (Corrected:
     # the old scenario held the okey at the opening turn, where it was missed and is charged, once.)
     kit = ["R13 B13 K13", "R11 B11 K11", "R10 B10 K10", "R9 B9 K9"]
     junk = "Y1 Y4 K5 R2 B6 R7 B3 Y12 K1"
@@ -284,7 +284,7 @@ def test_an_opening_taken_back_is_a_failed_opening_X2(tmp_path: Path) -> None:
     assert m.cost == 101 and m.detail["rule"] == "X2"
 
 
-# ---- missed once, new checks (issue 15) ------------------------------------------------------
+# ---- missed once, new checks ------------------------------------------------------
 
 def test_a_missed_opening_still_there_next_turn_is_not_charged_again(tmp_path: Path) -> None:
     # seat 1 can open 141 (Y2 left: 2) and draws and throws twice; the second turn holds the

@@ -1,4 +1,4 @@
-"""The quick review's corrected verdicts (issue 15, "Wrong flags found" and "Missed entirely"),
+"""The quick review's corrected verdicts (wrong flags and missed findings, found by checking the review on sample games),
 each on a position from the sample (data/sample/games.jsonl.gz), frozen as one-hand games in
 tests/data/review_cases.jsonl (game id = sample game + "-h" + hand), costs worked out by hand
 from RULES.md E5-E7 (tile values; a pairs opener's rack doubled).
@@ -210,7 +210,7 @@ def test_a_deep_report_shows_candidates_lesson_best_line_and_expected(tmp_path: 
     p.write_text(f.text(), encoding="utf-8")
     res = replay_game(read_file(p).games[0], keep_steps=True)
     gr = deep_review_game(res, budget=0.0, worlds=16)
-    choices = [c for d in gr.decisions for c in d.choices if c.cost > 0]  # the rest collapsed (issue 24)
+    choices = [c for d in gr.decisions for c in d.choices if c.cost > 0]  # the rest collapsed
     assert choices
     for lang in ("en", "tr"):
         text = render(res, gr, lang=lang)

@@ -75,7 +75,7 @@ def test_review_page_analyses_a_game_on_request(db: Path, tmp_path: Path, monkey
     at = _open(AppTest.from_file(APP, default_timeout=90), "review", game="rv-b")
     assert any("henüz incelenmedi" in i.value for i in at.info)
     at.button(key="rv_analyze").click().run()
-    ui.after_jobs(_ok(at))  # queued (issue 25): the page shows the outcome once it has run
+    ui.after_jobs(_ok(at))  # queued: the page shows the outcome once it has run
     assert len(at.dataframe[0].value) == 4
     assert _read(copy, "review_status")["by_version"]
 
@@ -119,7 +119,7 @@ def _positions(db: Path, player: str) -> Any:
 
 
 def test_practice_scores_the_evaluators_best_try_right(app: AppTest, db: Path) -> None:
-    """Practice retries the player's costliest position (issue 24): the evaluator's best move,
+    """Practice retries the player's costliest position: the evaluator's best move,
     tried first, is judged right in expected points and the session's score counts it."""
     from analysis.evaluate import candidates
     from analysis.players import View
@@ -161,7 +161,7 @@ def test_practice_scores_the_evaluators_best_try_right(app: AppTest, db: Path) -
 
 
 def test_review_click_on_a_mistake_opens_the_replay_at_its_step(app: AppTest, db: Path) -> None:
-    """Issue 13: the click used to raise StreamlitAPIException (a query parameter bound to a
+    """The click used to raise StreamlitAPIException (a query parameter bound to a
     widget cannot be set by st.switch_page)."""
     at = _open(app, "review", game="rv-a")
     want = _read(db, "game_mistakes", "rv-a").iloc[0]
@@ -180,7 +180,7 @@ def test_practice_offers_to_analyse_the_games_waiting(db: Path, tmp_path: Path, 
     at = _open(AppTest.from_file(APP, default_timeout=90), "practice")
     assert any("1 oyun henüz incelenmedi" in i.value for i in at.info)
     at.button(key="pr_analyze_all").click().run()
-    ui.after_jobs(_ok(at))  # queued (issue 25)
+    ui.after_jobs(_ok(at))  # queued
     assert any("1 oyun incelendi" in s.value for s in at.success)
     assert not any("henüz incelenmedi" in i.value for i in at.info)
 

@@ -1,4 +1,4 @@
-"""The deep review (issue 15): every decision graded in expected points from the seat's own view.
+"""The deep review: every decision graded in expected points from the seat's own view.
 
 Crafted hands use tests/golden/builder.py, `101` with indicator Y6 (okey Y7). Costs come from the
 evaluator, so the tests assert what holds whatever the sampled worlds: signs, labels, which

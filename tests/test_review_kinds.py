@@ -1,4 +1,4 @@
-"""Every kind of decision graded (issue 21, item 3), each in a crafted game: an O7 show, an O10
+"""Every kind of decision graded, each in a crafted game: an O7 show, an O10
 declaration, a choice of per or çift when both open, and a lay-off held back; each kind has its
 category in both languages. Indicator Y6 (okey Y7)."""
 
@@ -197,7 +197,7 @@ def spied_expert(monkeypatch):
 
 
 def test_the_expert_weighs_the_same_held_back_lay_offs_on_an_opened_turn(tmp_path: Path, monkeypatch) -> None:
-    """The expert's opened turn is a decision of the evaluator's (issue 20): the best turn,
+    """The expert's opened turn is a decision of the evaluator's: the best turn,
     nothing, and the best turn holding back R9 or B9 (L1), as the review grades it."""
     v = opened_turn(1, tmp_path)
     bot, seen = spied_expert(monkeypatch)

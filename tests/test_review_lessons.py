@@ -1,4 +1,4 @@
-"""Lessons that say what was better and why, consistently (issue 21, item 4): each reason template
+"""Lessons that say what was better and why, consistently: each reason template
 is derived from the recommended line in a crafted position (finishes, opens higher, keeps the
 okey (X3), avoids X4, waits), a move within the interval is "as good as", and no lesson both
 recommends waiting and cites a stronger opening.

@@ -1,4 +1,4 @@
-"""Fixed, honest pricing of the deep review (issue 21): a decision is priced on a fixed, seeded set
+"""Fixed, honest pricing of the deep review: a decision is priced on a fixed, seeded set
 of worlds drawn apart from the ranking pass, never stopped early; a cost is charged only when its
 paired interval excludes zero; forced decisions are recorded and never graded; the recommended
 move is never one the pricing worlds show worse than a third candidate.

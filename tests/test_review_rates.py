@@ -1,4 +1,4 @@
-"""Bad-move rates (issue 21, item 5): per seat the % of graded decisions costing more than 10 / 30 /
+"""Bad-move rates: per seat the % of graded decisions costing more than 10 / 30 /
 100 points, in the review's summary and on the Players page, forced decisions left out; the
 Review page's "only mistakes over N points" filter."""
 

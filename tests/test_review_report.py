@@ -1,4 +1,4 @@
-"""The deep review's report (issues 21 and 24): the downloaded report is the stored (deep) review
+"""The deep review's report: the downloaded report is the stored (deep) review
 in the page's language, as `istaka report` writes it; decisions without a cost are collapsed so a
 long game's report stays short; "only mistakes over N points"; intervals and forced decisions in
 the HTML and the JSON."""
@@ -56,7 +56,7 @@ def _deep(db: Path):  # type: ignore[no-untyped-def]
 
 def test_the_downloaded_report_is_the_stored_deep_review_in_the_pages_language(db: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 24: the page said Kemal lost 0 (deep) while the download was the quick report."""
+    """The page once said Kemal lost 0 (deep) while the download was the quick report."""
     from dashboard.state import review_data
 
     monkeypatch.setenv("ISTAKA_DB", str(db))
@@ -73,7 +73,7 @@ def test_the_downloaded_report_is_the_stored_deep_review_in_the_pages_language(d
 
 
 def test_the_report_collapses_decisions_without_a_cost(db: Path) -> None:
-    """Issue 24: a deep report wrote every zero-cost decision out in full (112,000 px for 11 hands)."""
+    """A deep report once wrote every zero-cost decision out in full (112,000 px for 11 hands)."""
     res, gr = _deep(db)
     choices = [c for d in gr.decisions for c in d.choices]
     costly = [c for c in choices if c.cost > 0]
@@ -139,7 +139,7 @@ def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, 
 
 @needs_chromium
 def test_a_deep_report_is_short_in_a_real_browser(db: Path, tmp_path: Path) -> None:
-    """Issue 24 measured 112,000 px for 11 hands; a one-hand report now fits two laptop screens,
+    """The report once measured 112,000 px for 11 hands; a one-hand report now fits two laptop screens,
     every decision still there behind a click."""
     from playwright.sync_api import sync_playwright
 

@@ -1,4 +1,4 @@
-"""The compiled rollout model proven against the engine (issue 20): every model hand, written as a
+"""The compiled rollout model proven against the engine: every model hand, written as a
 v1 log and replayed by analysis.game, has no illegal move and the engine's result, scores and
 penalties (seat, points, rule) are the model's. bench/rollout_replay.py runs 50,000 hands."""
 

@@ -1,4 +1,4 @@
-"""Crafted positions where the Python rollout model was wrong and the compiled one (issue 20)
+"""Crafted positions where the Python rollout model was wrong and the compiled one
 plays the rule: siler at the discard that ends the opening turn (O8), an opening seen with its
 lay-offs (O1, L6), a pairs opener's okey in a pair (T4, O4), X6 for an okey left on the table
 (S1, S3), declaring before pairs in 101-classic (O10); and the seat-view test on the compiled
@@ -173,7 +173,7 @@ def test_worlds_drawn_as_codes_are_the_worlds_of_sample_world() -> None:
 
 
 def test_the_compiled_model_counts_its_searches_by_kind() -> None:
-    """bench/evaluate.py reads these counters to say where a rollout's time goes (issue 20)."""
+    """bench/evaluate.py reads these counters to say where a rollout's time goes."""
     rack = "R8 R9 R10 R11 R12 R13 Y8 Y9 Y10 Y11 Y12 Y13 B10 B11 B12 R1 Y3 B5 K7 R4 K1 Y5"
     st = position(rack=rack, sizes={1: 21, 2: 21, 3: 21}, indicator="K4", deck=30)
     v = View.of(st, 0)

@@ -1,4 +1,4 @@
-"""Seat-view logs (issue 22; docs/log-format.md "Seat-view logs"): the reader, the engine's checks of
+"""Seat-view logs (docs/log-format.md "Seat-view logs"): the reader, the engine's checks of
 hidden seats, the scores, ``istaka view`` and the round trip.
 
 The hand-written cases (tests/seatview_cases.py, expectations worked by hand) and every golden full

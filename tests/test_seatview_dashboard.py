@@ -1,4 +1,4 @@
-"""Seat-view games on the dashboard (issue 22): Replay draws hidden racks as tile backs with their
+"""Seat-view games on the dashboard: Replay draws hidden racks as tile backs with their
 counts (``tiles_view.hidden_rack``), says whose view it is, suggests only for the viewer; Review
 lists only the viewer's decisions."""
 

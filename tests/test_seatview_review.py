@@ -1,4 +1,4 @@
-"""Reviews of seat-view logs (issue 22): only the viewing seat is graded, and its grades are the
+"""Reviews of seat-view logs: only the viewing seat is graded, and its grades are the
 full log's: the deep review of ``istaka view``'s cut gives that seat exactly the full log's
 choices, costs and labels under the same seed (the cut names its full game in ``of``)."""
 

@@ -1,4 +1,4 @@
-"""Seat-view logs in the store (issue 22): imported like any log, the viewing seat kept
+"""Seat-view logs in the store: imported like any log, the viewing seat kept
 (games.view_seat, migration "seat-view logs"), rebuilt exactly, refusals listed by `istaka errors`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 25 on the dashboard: what an outsider can upload, a reader during an import, and the
+"""Hostile input on the dashboard: what an outsider can upload, a reader during an import, and the
 serving modes of dashboard/state/access.py (read-only, club with a writers' login), through AppTest."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _digest(p: Path) -> tuple[str, int]:
     return hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns
 
 
-# ---- uploads (findings 1, 3, 7; issue 24 defect 9) ------------------------------------------
+# ---- uploads (uploads' bounds and names) ------------------------------------------
 
 
 def test_the_game_count_includes_an_upload_at_once_and_its_errors_keep_the_uploaded_name(db: Path) -> None:

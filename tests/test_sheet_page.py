@@ -1,4 +1,4 @@
-"""AppTests of the "Puan tablosu / Score sheet" page (issue 23), on a real DuckDB: start a game,
+"""AppTests of the "Puan tablosu / Score sheet" page, on a real DuckDB: start a game,
 enter rounds with one-tap controls, see the engine's row before saving, correct and delete
 rows, follow the totals and the leader, the end with ranks and G3 match points, the spectator
 view, the exports, and both languages."""

@@ -1,4 +1,4 @@
-"""Trends from score sheets (issue 23): the Players page's frames by source (sheets, recorded, all)
+"""Trends from score sheets: the Players page's frames by source (sheets, recorded, all)
 with wins, the Players page's source filter, and the Games page listing sheets with their results
 and a link to the sheet page."""
 

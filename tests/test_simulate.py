@@ -1,4 +1,4 @@
-"""Self-play (issue 4): the game loop, the bots' limited view, determinism and the CLI."""
+"""Self-play: the game loop, the bots' limited view, determinism and the CLI."""
 
 from __future__ import annotations
 

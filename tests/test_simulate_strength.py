@@ -1,4 +1,4 @@
-"""Strength is real (issue 4): over at least 200 hands at mixed tables, `solver` bots score
+"""Strength is real: over at least 200 hands at mixed tables, `solver` bots score
 better (lower) on average than `greedy`, and `greedy` better than `random`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The exact solver (issue 3): rule cases, brute force on small racks, the CLI."""
+"""The exact solver: rule cases, brute force on small racks, the CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The compiled search (analysis/solver/kernel.c) against the pure-Python one it replaces (issue 3).
+"""The compiled search (analysis/solver/kernel.c) against the pure-Python one it replaces.
 
 Both must give the same best score on every problem without table slots, and the kernel's plan
 must be a real placement: runs (M3), groups (M2) and pairs (M4) made of the problem's tiles and

@@ -1,4 +1,4 @@
-"""The closed-form pairs opening (analysis/solver/pairs.py, issue 13) against the exact search
+"""The closed-form pairs opening (analysis/solver/pairs.py) against the exact search
 it replaced (tests/pairs_reference.py) and against positions worked out by hand (M4, O3, O7, P2,
 P5, E5). Agreement is on (pairs, rack penalty as a pairs opener, tiles left); every plan is also
 checked to be real pairs of the rack's own tiles, holding the taken tile."""

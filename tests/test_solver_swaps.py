@@ -1,5 +1,5 @@
 """Taking an okey off the table (S1, S2) is worth it only when the rack it leaves is better
-(issue 13). The freed okey comes into the rack; a plan that cannot place it again keeps it and is
+. The freed okey comes into the rack; a plan that cannot place it again keeps it and is
 charged for it (E5: its face value, + 101 for an opened player). Each position is asked through
 ``istaka solve``'s position reader, with the compiled kernel and with the pure-Python search.
 """
@@ -55,7 +55,7 @@ def test_a_freed_okey_that_stays_in_the_rack_is_charged_S1_S2_E5(
 
 
 def test_the_review_grades_against_a_turn_that_keeps_no_okey_missed_swap(tmp_path) -> None:
-    """The review grades an opened turn against best_turn (issue 13: it was misled). Seat 2 holds
+    """The review grades an opened turn against best_turn (it was once misled). Seat 2 holds
     B9 K9 next to the table group R9 Y9 *B9 (okey K1) and lays nothing off. Every other table meld
     is a full group, so an okey taken by completing the group (S2) could only be kept: the best
     turn lays K9 off, 9 points better than what was played, and no swap is suggested."""

@@ -1,4 +1,4 @@
-"""Studies (issue 24, item 6): the store's round trip, the study file's export and import into a
+"""Studies: the store's round trip, the study file's export and import into a
 fresh database (the games come with it), and hostile files: one line naming the line and field,
 nothing of the study stored, the good games kept."""
 

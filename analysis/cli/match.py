@@ -1,4 +1,4 @@
-"""``istaka match``: a duplicate match between two bots (issue 14).
+"""``istaka match``: a duplicate match between two bots.
 
     istaka match --bots expert,solver --variant 101 --deals 60 --seed 7 --json
 
@@ -55,7 +55,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"  {b['name']:>8}  {b['mean']:8.2f} points per hand ({b['hands']} hands)")
         rel = f" ({res['diff'] / b['mean'] * 100:+.1f}%)" if b["mean"] else ""
         print(f"  {a['name']} - {b['name']}: {res['diff']:+.2f}{rel}, 95% CI [{lo:+.2f}, {hi:+.2f}]")
-    if res["deals"] < FEW_DEALS:  # issue 24: an interval of +-105 points said nothing about why
+    if res["deals"] < FEW_DEALS:  # an interval of +-105 points once said nothing about why
         lo, hi = res["ci95"]
         print(f"istaka match: note: {res['deals']} deals are far too few to rank two bots: the 95% interval is "
               f"±{(hi - lo) / 2:.0f} points; give --deals {FEW_DEALS * 4} or more for a difference you can trust",

@@ -1,4 +1,4 @@
-"""``istaka notes``: a game's coach's notes (issue 24), listed, written or deleted.
+"""``istaka notes``: a game's coach's notes, listed, written or deleted.
 
     istaka notes GAME [--db FILE] [--json]                       # every note, in hand and step order
     istaka notes GAME --set HAND STEP [--mark M] [--text TEXT]    # add, or edit the one at that step

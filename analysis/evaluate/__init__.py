@@ -1,4 +1,4 @@
-"""The evaluator (issue 14): expected hand score per candidate decision, from one seat's view."""
+"""The evaluator: expected hand score per candidate decision, from one seat's view."""
 
 from .core import (
                    DEFAULT_BUDGET,

@@ -10,8 +10,8 @@ duplicate matches, knots at equal-count chunks) on several matches, each checked
 fitted on the others.
 
 ``101`` and ``51`` have a curve; ``101-classic`` and every other rule set keep the model's value.
-The Python model of issue 14 needed one in ``101`` (positions it put at 190 ended near 165). The
-compiled model that plays the rules (issue 20) is much closer, but over three matches of
+The first (Python) rollout model needed one in ``101`` (positions it put at 190 ended near 165). The
+compiled model that plays the rules is much closer, but over three matches of
 the expert against ``solver`` (1,100 deals a preset: 35,311 decisions in ``101``, 50,184 in
 ``51``) it is still too pessimistic by 10.9 [8.0, 13.8] points in ``101``'s (50, 100] and by 10.8
 [5.8, 15.8] in ``51``'s (100, 150], where the target is 10. The reason is the model's own future

@@ -1,4 +1,4 @@
-"""The ``clairvoyant`` bot (issue 20): the expert's decisions judged in one world, the real one.
+"""The ``clairvoyant`` bot: the expert's decisions judged in one world, the real one.
 
 It sees every rack and the deck order (the game loop hands it the true hand as ``oracle``) and
 prices each candidate of the expert's decisions by one compiled rollout from the true position

@@ -1,4 +1,4 @@
-"""Expected hand score of each candidate decision, from one seat's view (issue 14).
+"""Expected hand score of each candidate decision, from one seat's view.
 
 Method: determinized sampling (PIMC). Each *world* deals the tiles the seat has not seen
 uniformly into the other racks (their sizes are public) and the deck; every candidate is played
@@ -11,7 +11,7 @@ partner games) over the worlds; lower is better. Worlds are drawn until the time
 spent or the best candidate is clear; candidates clearly worse than the best after a few worlds
 stop being played (successive elimination on paired differences). That ranks; it does not price:
 :func:`price` plays chosen candidates on a fixed number of worlds of their own, never stopped
-early (the deep review's costs, issue 21).
+early (the deep review's costs).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ MAX_WORLDS = 400
 PRUNE_Z = 2.5
 PRUNE_FROM = 8  # worlds before a candidate may be dropped
 MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or python (sim.py, the reference)
-PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; issue 21)
+PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; the deep review's costs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +345,7 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
           known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
           start: Sequence[Evaluation] = (), parts: bool = False) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
-    (issue 21). No candidate is dropped and nothing stops early, so a price is never selected by
+   . No candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
     never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
     ``model`` as in :func:`evaluate` (the compiled one where it is built). ``start``: the same

@@ -44,7 +44,7 @@ from .plans import held_back, place_candidates, rack_after
 DISCARD_WIDTH = 16  # discard candidates, in the heuristic's order: every distinct tile the rules allow
 Z = 1.0  # leave the solver's choice only when another is better by Z standard errors of the difference
 WORLDS = 96  # sampled worlds per decision (fixed, not timed: a match is reproducible on any machine);
-# 48 with the Python rollout model, doubled with the compiled one (issue 20)
+# 48 with the Python rollout model, doubled with the compiled one
 
 Sink = Callable[[View, str, Evaluation], None]
 

@@ -1,4 +1,4 @@
-"""The compiled rollout model (issue 20): the way in from Python, and its trace as log events.
+"""The compiled rollout model: the way in from Python, and its trace as log events.
 
 :mod:`.crollout` (``rollout.c``, built by setup.py) plays the rest of a hand by the rules of
 docs/rules.md and a simple policy; this module packs an engine :class:`HandState` for it, calls it

@@ -1,4 +1,4 @@
-"""The compiled rollout model proven against the engine (issue 20): play a hand by the model with
+"""The compiled rollout model proven against the engine: play a hand by the model with
 its trace, write it as a v1 log, replay the log with :mod:`analysis.game`, and compare.
 
 A hand is dealt from a seed; the model plays it from the deal, or (``midhand``) the model's first

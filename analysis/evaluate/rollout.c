@@ -1,4 +1,4 @@
-/* The compiled rollout model of the evaluator (issue 20): the rest of a hand, played by the rules of
+/* The compiled rollout model of the evaluator: the rest of a hand, played by the rules of
  * docs/rules.md and a simple policy, thousands of times a second.
  *
  * Why here and not inside the solver's kernel: the rollout is the evaluator's model (layer

@@ -1,5 +1,5 @@
 """The Python rollout model: the reference and the baseline of ``bench/evaluate.py``, and the
-evaluator's model where the compiled one (:mod:`.fast`, ``rollout.c``, issue 20) is not built
+evaluator's model where the compiled one (:mod:`.fast`, ``rollout.c``) is not built
 (``ISTAKA_PURE=1``, no C compiler) or ``evaluate(..., model="python")`` asks for it. Racks as face
 counts, a simple policy that opens and places by the exact solver's search (:mod:`.exact`) and
 discards by the ``solver`` bot's heuristic.

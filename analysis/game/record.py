@@ -1,4 +1,4 @@
-"""Recording a game as it is played (the dashboard's "Kayıt / Record" page, issue 22).
+"""Recording a game as it is played (the dashboard's "Kayıt / Record" page).
 
 A :class:`Recording` holds one game, hand after hand: the table (preset, players, the recording
 seat or ``None`` for "all racks"), the hands already played (:attr:`Recording.done`) and the hand

@@ -262,7 +262,7 @@ def discard(v: View, memo: dict[str, Any]) -> Tile:
     return discard_order(v, danger=True, loose=loose)[0]
 
 
-# ---- the solver's plans as the evaluator reads them (issue 14: candidates of a decision) ------
+# ---- the solver's plans as the evaluator reads them (candidates of a decision) ------
 
 opening_plans = _plans
 finishing_below = _finishing_below

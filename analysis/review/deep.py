@@ -1,4 +1,4 @@
-"""The deep review: every decision of every seat graded in expected points (issues 15 and 21).
+"""The deep review: every decision of every seat graded in expected points.
 
 A turn holds up to three decisions, each taken from the seat's own view (:class:`View`: its rack,
 the table, the discards, rack sizes — never another rack, never the deck):
@@ -309,7 +309,7 @@ def _relabel(d: Decision) -> None:
     for c in d.choices:
         mine = [m for m in quick if CATEGORY_KIND.get(m.category) == c.kind]
         if c.cost > 0:
-            # a quick label names what the recommended line does, or it stays a note (issue 21)
+            # a quick label names what the recommended line does, or it stays a note
             lab = next((m for m in mine if label_fits(m.category, c)), None)
             cat = lab.category if lab is not None else _generic(c)
             c.category = cat

@@ -146,7 +146,7 @@ class _Missed:
 
 def graded_seats(res: GameResult) -> frozenset[int] | None:
     """The seats whose decisions a review grades: a seat-view log's viewing seat only (the others'
-    racks are hidden; they are shown, never graded, issue 22), else all (None)."""
+    racks are hidden; they are shown, never graded), else all (None)."""
     return None if res.view is None else frozenset((res.view,))
 
 

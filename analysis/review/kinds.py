@@ -1,5 +1,5 @@
-"""The decisions the evaluator's own candidates leave out, graded by the deep review (issue 21,
-item 3): showing the gösterge twin or not (O7), declaring çift or not (O10), which lay-offs of
+"""The decisions the evaluator's own candidates leave out, graded by the deep review:
+showing the gösterge twin or not (O7), declaring çift or not (O10), which lay-offs of
 the best turn to make and which to hold back, and the choice of per or çift when both open.
 
 - **Show (O7)**: a seat holding the indicator's twin before its first draw, where the preset

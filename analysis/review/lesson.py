@@ -102,7 +102,7 @@ FORCED_WORDS: dict[str, tuple[str, str]] = {
 }
 
 # quick-pass categories that may label a costed decision, by the reason the best line gives
-# (reasons.py): a label never names what the recommended line does not do (issue 21)
+# (reasons.py): a label never names what the recommended line does not do
 CATEGORY_REASONS: dict[str, frozenset[str | None]] = {
     "missed_opening": frozenset({"opens", "finishes", "opens_higher"}),
     "weaker_opening": frozenset({"opens_higher"}),

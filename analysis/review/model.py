@@ -87,7 +87,7 @@ CATEGORY_KIND: dict[str, str] = {
 }
 GENERIC = {"take": "worse_take", "place": "worse_placing", "discard": "worse_discard", "show": "worse_show"}
 
-# why a decision is forced (its candidates cannot differ): not graded, not counted (issue 21)
+# why a decision is forced (its candidates cannot differ): not graded, not counted
 FORCED: dict[str, str] = {
     "single": "one legal move",
     "take_returned": "the previous discard cannot be kept: an unopened seat that cannot open with it returns it (P2)",

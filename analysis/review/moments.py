@@ -1,4 +1,4 @@
-"""Key moments (issue 24): per player, the 3–5 costliest decisions of a reviewed game, each with
+"""Key moments: per player, the 3–5 costliest decisions of a reviewed game, each with
 its one-line lesson and the replay step to open. The Review page opens on them and the HTML
 report (:mod:`.report`) starts with them; both take them from here.
 

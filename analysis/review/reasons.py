@@ -1,4 +1,4 @@
-"""Why the recommended move is better, read off the recommended line itself (issue 21, item 4).
+"""Why the recommended move is better, read off the recommended line itself.
 
 A lesson's reason must name what the best line actually does, so it is derived here from the
 position and the two lines (recommended, played), never from a quick-pass label found on another

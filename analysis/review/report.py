@@ -371,7 +371,7 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
                            f'{esc(word("turn", lang, n=d.turn + 1))} · '
                            f'{esc(players[d.seat])} · <b>{esc(word("points", lang, n=_pm(c, c.cost)))}</b> — '
                            f'{esc(sentence(c, lang))}</summary>{_choice_html(c, d, okey, players, lang)}</details>')
-            else:  # collapsed: an 11-hand report stays a few screens long (issue 21)
+            else:  # collapsed: an 11-hand report stays a few screens long
                 quiet.append(_quiet_line(c, d, players, lang))
                 forced += bool(c.forced)
         kinds = {c.kind for c in d.choices if _written(c, d, min_cost, keep)}

@@ -1,4 +1,4 @@
-"""A coach's notes in the HTML report (issue 24, item 5): each hand's notes under its heading,
+"""A coach's notes in the HTML report : each hand's notes under its heading,
 beside its decisions, with the move of the noted step drawn; notes on a hand the report does not
 show go in a closing section. Every text from a note is escaped (a note is a user's text).
 

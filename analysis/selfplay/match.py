@@ -1,4 +1,4 @@
-"""Duplicate matches (issue 14): bot A against bot B on the same deals.
+"""Duplicate matches: bot A against bot B on the same deals.
 
 Each deal is one hand, played five times from the same shuffle and starter: once with four B
 seats, and once with A in each seat among three B. The paired difference for a hand-seat is

@@ -95,7 +95,7 @@ class _Hand:
             pos += n
         deck = tiles[pos:]
         self.state: HandState = new_hand(rules, number, starter, indicator, racks, deck)
-        for bot in bots:  # the clairvoyant bound (issue 20) reads the true hand; no other bot does
+        for bot in bots:  # the clairvoyant bound reads the true hand; no other bot does
             if getattr(bot, "clairvoyant", False):
                 bot.oracle = self  # type: ignore[attr-defined]
         self._write({"type": "hand", "starter": starter, "indicator": str(indicator),

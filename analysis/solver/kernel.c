@@ -1,4 +1,4 @@
-/* The placement search of analysis/solver_core.py, compiled (issue 3, Performance).
+/* The placement search of analysis/solver_core.py, compiled (docs/figures.md, Solver).
  *
  * Same problem, same algorithm, same answers as ``solver_core.search`` for a problem without
  * table slots (no lay-offs): a count vector over the 52 faces (a false okey counts as the okey's

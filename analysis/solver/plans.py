@@ -1,4 +1,4 @@
-"""Exact openings, pairs, lay-offs and okey swaps (issue 3; RULES T4-T6, M1-M5, O1-O7, L1-L6, P2, P5, S1-S2).
+"""Exact openings, pairs, lay-offs and okey swaps (RULES T4-T6, M1-M5, O1-O7, L1-L6, P2, P5, S1-S2).
 
 Public API: :func:`best_points_opening`, :func:`best_pairs_opening`, :func:`best_turn`,
 :func:`solve`. The search itself lives in :mod:`analysis.solver_core` (count vectors, run DP,

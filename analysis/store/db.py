@@ -152,7 +152,7 @@ ALTER TABLE review_choices ADD COLUMN worlds INTEGER;   -- the fixed pricing wor
 ALTER TABLE review_choices ADD COLUMN forced VARCHAR;   -- why the candidates cannot differ (not graded), else NULL
 ALTER TABLE review_choices ADD COLUMN reason JSON;      -- what the recommended line does (analysis/review/reasons.py)
 """),
-    (9, "issue 25: uploads named by their own file, not a temporary path; import errors cut to 200 rows per file", """
+    (9, "uploads named by their own file, not a temporary path; import errors cut to 200 rows per file", """
 UPDATE games SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
 UPDATE imports SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
 UPDATE import_errors SET file = 'upload/' || regexp_extract(file, '[^/]+$') WHERE file LIKE '%/istaka-upload-%';
@@ -167,7 +167,7 @@ INSERT INTO import_errors
 DELETE FROM import_errors WHERE rowid IN (SELECT r FROM _istaka_ranked WHERE k > 200);
 DROP TABLE _istaka_ranked;
 """),
-    (10, "issue 24: a coach's notes, a mark and a comment on a step of a game (analysis/store/notes.py)", """
+    (10, "a coach's notes, a mark and a comment on a step of a game (analysis/store/notes.py)", """
 CREATE TABLE notes (
     game VARCHAR NOT NULL, hand SMALLINT NOT NULL,
     step INTEGER NOT NULL,               -- index into the hand's replay steps (Replay's ?step=)
@@ -177,7 +177,7 @@ CREATE TABLE notes (
     created TIMESTAMP NOT NULL, updated TIMESTAMP NOT NULL,  -- UTC
     PRIMARY KEY (game, hand, step));
 """),
-    (11, "studies: named, ordered positions (game, hand, step, seat) with a note each (issue 24, item 6)", """
+    (11, "studies: named, ordered positions (game, hand, step, seat) with a note each", """
 CREATE SEQUENCE study_ids START 1;
 CREATE TABLE studies (
     study INTEGER PRIMARY KEY, name VARCHAR NOT NULL, created_at TIMESTAMP, updated_at TIMESTAMP);

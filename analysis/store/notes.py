@@ -1,4 +1,4 @@
-"""A coach's notes (issue 24, item 5): a comment and a mark on any step of any game, kept in the
+"""A coach's notes: a comment and a mark on any step of any game, kept in the
 store's ``notes`` table (migration 10) next to the games they speak of.
 
 A note is keyed by its game, hand number and step (an index into the hand's replay steps, the

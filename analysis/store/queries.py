@@ -117,7 +117,7 @@ def game_info(con: Con, game: str) -> dict[str, Any] | None:
             "totals": r[11], "match_points": r[12], "winner": r[13],
             "error": {"line": r[14], "rule": r[15], "message": r[16]} if r[16] else None,
             "file": r[17], "line": r[18], "players": r[19],
-            "view": None if r[20] is None else int(r[20])}  # a seat-view log's seat (issue 22)
+            "view": None if r[20] is None else int(r[20])}  # a seat-view log's seat
 
 
 def _gid(con: Con, game: str) -> int | None:

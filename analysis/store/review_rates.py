@@ -1,4 +1,4 @@
-"""Bad-move rates from the review annotations (issue 21): per player and annotated game, the share
+"""Bad-move rates from the review annotations: per player and annotated game, the share
 of graded decisions costing more than 10 / 30 / 100 points. A deep review counts its decisions
 in expected points, forced ones left out; a quick one counts each turn's exposure cost."""
 

@@ -60,7 +60,7 @@ class Annotated:
 
     @property
     def graded(self) -> int:
-        """Decisions graded: a deep pass's forced ones (issue 21) are recorded, not graded."""
+        """Decisions graded: a deep pass's forced ones are recorded, not graded."""
         return sum(1 for c in self.choices if c[20] is None) if self.depth == "deep" else len(self.decisions)
 
 

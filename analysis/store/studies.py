@@ -1,4 +1,4 @@
-"""Studies (issue 24, item 6): a named, ordered collection of positions (game, hand, step, seat),
+"""Studies: a named, ordered collection of positions (game, hand, step, seat),
 each with a note, kept in the store and sent as one file (docs/studies.md). The public API:
 
 - the store (:mod:`.study_rows`): :func:`create`, :func:`rename`, :func:`delete`,

@@ -1,4 +1,4 @@
-"""Studies in the store (issue 24, item 6): a study and its positions, their bounds, and every
+"""Studies in the store: a study and its positions, their bounds, and every
 read and write of the ``studies`` and ``study_items`` tables (migration 11). The public API is
 :mod:`analysis.store.studies`; the study file is :mod:`.study_file`.
 

@@ -1,4 +1,4 @@
-"""What the Replay board marks at a step (issue 24 item 9), drawn by :func:`dashboard.board.tiles_view.table_html`:
+"""What the Replay board marks at a step, drawn by :func:`dashboard.board.tiles_view.table_html`:
 the tiles the seat to play discards or lays off in the rest of its turn and the better ones by
 the stored review (deep: the best line of each decision still to come that cost something;
 quick: a finding's better tile or the missed lay-offs), the table meld a lay-off goes to, and

@@ -1,4 +1,4 @@
-"""The deep review on the Review and Replay pages (issue 15): the "deep review" button with its
+"""The deep review on the Review and Replay pages: the "deep review" button with its
 progress bar, per seat graded decisions, cost and accuracy, every graded decision of a hand in turn
 order (top three candidates, what was played, the lesson, the best line drawn whole), the hand's
 actual result next to the evaluator's expectation, and the Replay panel of the evaluator's top
@@ -52,7 +52,7 @@ def deep_button(lang: str, game: str, *, again: bool = False) -> None:
     if not st.button(t("dv_button_again" if again else "dv_button", lang), key="dv_run",
                      type="secondary" if again else "primary", icon=":material/psychology:"):
         return
-    # one queue for every session's long work (issue 25): one deep review at a time, in order
+    # one queue for every session's long work: one deep review at a time, in order
     if jobs.submit("deep", jobs.t("jb_deep", lang, game=game), deep_data.deep_job(game), lang) is not None:
         st.rerun()
 
@@ -169,7 +169,7 @@ def _state_at(game: str, ord: int, step: int) -> tuple[HandState | None, list[st
 
 def candidates_frame(cands: Sequence[Mapping[str, Any]], lang: str) -> pd.DataFrame:
     """The top candidates (and the played one) with their expected points, best first; a move
-    within the interval of the best is marked "as good" (issue 21)."""
+    within the interval of the best is marked "as good"."""
     return pd.DataFrame({
         t("dv_col_move", lang): [c["move"] for c in cands],
         t("dv_col_expected_pts", lang): [None if c.get("expected") is None else _num(c["expected"]) for c in cands],
@@ -189,7 +189,7 @@ def _top_text(cands: Sequence[Mapping[str, Any]]) -> str:
 
 
 def min_cost_filter(container: Any, lang: str) -> int:
-    """The Review page's severity filter: only mistakes over 10 / 30 / 100 points (issue 21)."""
+    """The Review page's severity filter: only mistakes over 10 / 30 / 100 points."""
     return int(container.selectbox(pw.t("pw_min_cost", lang), [0, *RATE_OVER], key="rv_min_cost",
                                    format_func=lambda n: pw.t("pw_min_all", lang) if n == 0
                                    else pw.t("pw_min_fmt", lang, x=n)))
@@ -221,7 +221,7 @@ def review_section(game: str, lang: str, hand: int | None = None, min_cost: int 
         t("dv_col_accuracy", lang): [None if s["accuracy"] is None else _num(s["accuracy"]) for s in seats],
         pw.t("pw_col_forced", lang): [s.get("forced", 0) for s in seats],
     }
-    for n in RATE_OVER:  # the bad-move rates (issue 21)
+    for n in RATE_OVER:  # the bad-move rates
         frame[pw.t("pw_col_rate", lang, x=n)] = [(s.get("rates") or {}).get(str(n)) for s in seats]
     st.dataframe(pd.DataFrame(frame), hide_index=True, key="dv_seats")
     forced = summ.get("forced") or {}

@@ -1,4 +1,4 @@
-"""The loss graph (issue 24 item 3): per game, each seat's expected hand score decision by
+"""The loss graph: per game, each seat's expected hand score decision by
 decision (a deep review: the evaluator's expectation of the move played) or its cost so far turn
 by turn (a quick review), as a Plotly chart; a click on a point opens that step.
 

@@ -1,4 +1,4 @@
-"""The Review page's key moments (issue 24 item 4): per player, the 3–5 costliest decisions of
+"""The Review page's key moments: per player, the 3–5 costliest decisions of
 the game (:func:`analysis.review.key_moments`, the same the HTML report starts with), each with
 its one-line lesson and a button that opens the Replay at that step."""
 

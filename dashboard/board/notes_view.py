@@ -1,4 +1,4 @@
-"""A coach's notes on the dashboard (issue 24, item 5): the Replay panel of the current step (a
+"""A coach's notes on the dashboard: the Replay panel of the current step (a
 note shown; added, edited and deleted by a writer), the move list's marks, and the Review page's
 list of a game's notes, each opening its step in Replay.
 

@@ -1,4 +1,4 @@
-"""One player's view of a replayed hand (issue 24): the other racks and the deck as tile backs
+"""One player's view of a replayed hand: the other racks and the deck as tile backs
 with their counts, the other seats' draws unnamed, as that player saw the hand. The table itself
 is :func:`dashboard.board.tiles_view.table_html` with ``viewer=``; this module adds what the player knew
 of the other racks and the move list's words. Any page (Replay, a study) can draw it with

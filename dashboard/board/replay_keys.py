@@ -4,7 +4,7 @@ to go to, not the key.
 
 Why not button shortcuts: a key pressed while the page reruns reached a button that was being
 drawn again, and clicks that arrived during one rerun were merged into one (five presses 0.1 s
-apart moved two steps, issue 24). Here the browser keeps the step it last asked for and counts
+apart moved two steps). Here the browser keeps the step it last asked for and counts
 every press from it, so each press moves one step however long the rerun takes; a lost or merged
 message still carries the latest target, and a run that ends on another step than the last one
 asked for asks again, by a timer (the last message itself can be lost while a run is being

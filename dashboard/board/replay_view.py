@@ -160,7 +160,7 @@ def compare(sol: Mapping[str, Any] | None, before: HandState, did: Mapping[str, 
         elif p_ok or c_ok:
             best = f"{best_v}" if p_ok else f"{best_p} çift"
             out.append(t("cmp_not_opened", lang, best=best))
-        else:  # nothing reached a threshold: say so, never an empty heading (issue 24)
+        else:  # nothing reached a threshold: say so, never an empty heading
             out.append(t("cmp_could_not_open", lang, v=best_v, tv=_get(pts, "threshold", default="?"),
                          c=best_p, tc=_get(prs, "threshold", default="?")))
         return out

@@ -1,4 +1,4 @@
-"""Retry this position (issue 24): a seat's decision at one replay step, what was played hidden, the
+"""Retry this position: a seat's decision at one replay step, what was played hidden, the
 table as that seat saw it. The user draws or takes, places (an opening or lay-offs chosen from the
 evaluator's candidates, narrowed by the tiles picked on the rack) or discards; the evaluator
 (:func:`analysis.review.deep.grade_decision`, the deep review's grading from the seat's own view)

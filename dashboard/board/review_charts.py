@@ -52,7 +52,7 @@ def figures(variant: str | None, players: Sequence[str], lang: str) -> dict[str,
 
 def rates_figure(rates: pd.DataFrame, players: Sequence[str], lang: str) -> go.Figure:
     """Per player, the bad-move rate: % of its graded decisions costing more than 10 / 30 / 100
-    points (issue 21), one bar per threshold."""
+    points, one bar per threshold."""
     from analysis.store.review_rates import RATE_OVER, overall
 
     mine = overall(rates[rates["player"].isin(players)]) if len(rates) else {}

@@ -1,4 +1,4 @@
-"""Studies on the dashboard (issue 24, item 6): cached reads of the stored studies, the writes
+"""Studies on the dashboard: cached reads of the stored studies, the writes
 (each through :func:`dashboard.state.data.writing_db`, so the write gate decides), and Replay's
 "Add to study" control. The Studies page itself is ``views/study.py``.
 """

@@ -46,7 +46,7 @@ CSS = """
   border-color:#5b3518}
 .ist-tile.hl{outline:3px solid #29b6f6;outline-offset:0}
 .ist-tile.dim{opacity:.55}
-/* on-board marks (issue 24): an outline of its own style and a small tag, never colour alone */
+/* on-board marks: an outline of its own style and a small tag, never colour alone */
 .ist-tile.mk-played{outline:3px solid #0d47a1;outline-offset:1px}
 .ist-tile.mk-better{outline:3px dashed #1b5e20;outline-offset:1px}
 .ist-tile.mk-fed{outline:4px double #6a1b9a;outline-offset:1px}
@@ -91,13 +91,13 @@ CSS = """
 .st-key-pr_rack [data-testid="stBaseButton-primary"]{background:#fff1b8;border:3px solid #1560bd;
   box-shadow:0 0 0 2px #90caf9}
 .st-key-pr_rack [data-testid="stBaseButton-primary"] p{text-decoration:underline}
-/* a laptop's first screen (issue 24): less empty space above the page, a smaller title */
+/* a laptop's first screen: less empty space above the page, a smaller title */
 [data-testid="stMainBlockContainer"]{padding-top:3.6rem;padding-left:1.5rem;padding-right:1.5rem}
 [data-testid="stMain"] h1{font-size:1.9rem;padding:.2rem 0 .4rem 0}
 .st-key-rp_nav button,.st-key-rp_side_nav button{min-height:2rem;padding:0 .55rem}
 .st-key-rp_nav button p,.st-key-rp_side_nav button p{white-space:nowrap}
 .st-key-rp_keys{display:none}
-/* a tile one clicks (Retry, Practice; issue 24): a button drawn as the tile itself, its number in
+/* a tile one clicks (Retry, Practice): a button drawn as the tile itself, its number in
    the tile's colour with the small circle under it, as on the board (never a coloured plain label) */
 [class*="st-key-tile-"] button{width:34px;min-width:34px;height:48px;min-height:48px;padding:0;border-radius:5px;
   background:linear-gradient(#fffdf4,#f3e9cc);border:1px solid #c8b68a;box-shadow:0 2px 0 #b09a66,0 3px 3px rgba(0,0,0,.25)}
@@ -111,7 +111,7 @@ CSS = """
 [class*="st-key-tile-"] [data-testid="stBaseButton-primary"]{outline:3px solid #29b6f6;transform:translateY(-5px)}
 [class*="st-key-tilerack-"]{background:linear-gradient(#a0703f,#7c532b);box-shadow:inset 0 -3px 0 #5e3d1e;
   padding:8px 4px 6px 4px;border-radius:4px;gap:3px}
-/* a phone (issue 24): a wide Markdown table scrolls in its own box, never the page */
+/* a phone: a wide Markdown table scrolls in its own box, never the page */
 [data-testid="stMarkdownContainer"] table{display:block;overflow-x:auto;max-width:100%}
 /* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
 [data-testid="InputInstructions"]{display:none}
@@ -124,7 +124,7 @@ MARK_TAG = {"played": "▲", "better": "★", "fed": "⚑"}  # the tag a marked 
 
 @dataclass(frozen=True)
 class Marks:
-    """What the board marks at one step (issue 24 item 9; made by :mod:`dashboard.board.board_marks`):
+    """What the board marks at one step (made by :mod:`dashboard.board.board_marks`):
     on ``seat``'s rack the tiles ``played`` from it in the rest of the turn and the ``better``
     ones by the review; ``melds``: table meld index -> ``layoff`` (this turn's lay-off goes
     there) or ``better`` (the better line's does); ``fed``: (seat, tile) of the discard that fed
@@ -296,8 +296,8 @@ def seat_html(state: HandState, seat: int, name: str, lang: str, *, total: int |
 
 def hidden_rack(count: int, lang: str, *, small: bool = False, known: Iterable[Tile] = (),
                 okey: Tile | None = None) -> str:
-    """A rack nobody at the table sees (a seat-view log's other seats, issue 22; the Replay's
-    one-player view, issue 24): ``count`` tile backs and their count, after the ``known`` tiles
+    """A rack nobody at the table sees (a seat-view log's other seats; the Replay's
+    one-player view): ``count`` tile backs and their count, after the ``known`` tiles
     (a taken discard, a swapped okey: every seat saw them go in)."""
     known = list(known)
     backs = "".join('<span class="ist-tile back"></span>' for _ in range(max(0, count)))
@@ -334,7 +334,7 @@ def table_html(state: HandState, players: Sequence[str], lang: str = "tr",
     """The whole table: four seats around the centre (gösterge, okey, deck, table melds);
     ``marks``: what this step marks on the board (:class:`Marks`).
 
-    ``viewer``: the table as that seat saw it (issue 24, one player's view): every other rack is
+    ``viewer``: the table as that seat saw it (one player's view): every other rack is
     tile backs with its count (:func:`hidden_rack`, as in a seat-view log), showing only the tiles
     ``known`` to sit there (``{seat: tiles}``: discards the viewer saw taken and not yet placed);
     the deck is always backs with its count."""

@@ -61,7 +61,7 @@ class _Gate:
     """Readers together, a writer alone, across every session of this server process. DuckDB
     refuses a read-only connection to a file this process holds read-write ("different
     configuration"): without the gate a reader on another page got that as a traceback while an
-    upload was being imported (issue 25, finding 5)."""
+    upload was being imported."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
@@ -176,7 +176,7 @@ PLAYER_QUERIES = ("player_hand_scores", "opening_values", "finish_kinds", "penal
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _player_frames(v: int, path: str, variant: str | None, source: str | None = None) -> dict[str, pd.DataFrame]:
     def run(con: Any) -> dict[str, pd.DataFrame]:
-        from analysis.store import sheets  # score sheets or recorded games only, and wins (issue 23)
+        from analysis.store import sheets  # score sheets or recorded games only, and wins
 
         return {name: frame(df) for name, df in sheets.trend_frames(con, variant, source).items()}
     return _read(run)
@@ -198,7 +198,7 @@ def import_errors() -> pd.DataFrame:
     return _import_errors(version(), db_file())
 
 
-# 16 replays at most: with the reader's 100 hands a game, a few hundred MB in all (issue 25)
+# 16 replays at most: with the reader's 100 hands a game, a few hundred MB in all
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _replay(v: int, path: str, game: str) -> Replay | None:
     gl = _read(queries.load_gamelog, game)

@@ -1,4 +1,4 @@
-"""One queue for the dashboard's long work (issue 25, Deliver 3): deep reviews and analyses
+"""One queue for the dashboard's long work, bounded for a served board: deep reviews and analyses
 started from any session run one at a time, in the order asked, in one worker thread of the
 server process, so one visitor cannot starve the others. A session sees its job's place in the
 queue and its progress, and may cancel it, waiting or running; each session has at most one job

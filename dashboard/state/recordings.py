@@ -1,6 +1,6 @@
 """Where the recorder keeps its games: one JSON file per recording in ``recordings/`` beside the
 database (a reload picks it up, ``?rec=ID``), and a finished game imported into the store as a log
-and reviewed (issue 22). Every write asks the dashboard's write gate first
+and reviewed. Every write asks the dashboard's write gate first
 (:func:`dashboard.state.access.require_write`: nothing is written in read-only mode nor by a
 club reader); nothing else here touches Streamlit.
 

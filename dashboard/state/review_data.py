@@ -24,7 +24,7 @@ from dashboard.state import access, data, jobs
 from dashboard.words.i18n import lookup
 from dashboard.words.text import md_text
 
-# marks any font draws (DejaVu has them; no emoji font needed, issue 24): more dots, worse
+# marks any font draws (DejaVu has them; no emoji font needed): more dots, worse
 SEV_ICON = {"blunder": "●●●", "mistake": "●●", "inaccuracy": "●", "note": "○"}
 SEV_COLOUR = {"blunder": "#c62828", "mistake": "#ef6c00", "inaccuracy": "#f9a825", "note": "#607d8b"}
 
@@ -143,10 +143,10 @@ def analyze_buttons(lang: str, game: str | None = None, key: str = "rv") -> None
     if read_only_archive():
         st.info(t("lake_read_only", lang))
         return
-    if not access.can_write():  # read-only mode or a club reader (issue 25)
+    if not access.can_write():  # read-only mode or a club reader
         access.read_only_note(lang)
         return
-    if jobs.panel("analyze", lang, lambda job: _analyzed(job, lang)):  # queued or running (issue 25)
+    if jobs.panel("analyze", lang, lambda job: _analyzed(job, lang)):  # queued or running
         return
     waiting = pending_games()
     row = st.container(horizontal=True)
@@ -270,14 +270,14 @@ def _report(v: int, path: str, game_id: str, lang: str, min_cost: float) -> str:
     if rp is None:
         return ""
     stored = _read(store.load_review, game_id)  # the stored review, deep or quick, as `istaka report` gives it
-    notes = _read(store.list_notes, game_id)  # the coach's notes, under their hands (issue 24)
+    notes = _read(store.list_notes, game_id)  # the coach's notes, under their hands
     return render(rp.result, stored if stored is not None else review_game(rp.result), lang=lang, min_cost=min_cost,
                   notes=notes)
 
 
 def report_html(game_id: str, lang: str = "tr", min_cost: float = 0) -> str:
     """The game's HTML report as ``istaka report GAME`` writes it: the stored review (the deep one
-    when the game has one, issue 24), in the page's language, decisions over ``min_cost`` in full."""
+    when the game has one), in the page's language, decisions over ``min_cost`` in full."""
     return _report(data.version(), data.db_file(), game_id, lang, float(min_cost))
 
 

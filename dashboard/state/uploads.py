@@ -34,7 +34,7 @@ _HOUR: list[tuple[float, int]] = []  # (when, inflated bytes) of this server's u
 _HOUR_LOCK = threading.Lock()
 
 
-# The upload limits' words (issue 25); the uploader's other words are in i18n.py
+# The upload limits' words; the uploader's other words are in i18n.py
 STRINGS: dict[str, tuple[str, str]] = table("uploads")
 
 

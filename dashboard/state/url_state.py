@@ -52,7 +52,7 @@ MAX_VALUES = 20  # values of one repeated parameter
 
 def bounded(raw: str | list[str] | None) -> str | list[str] | None:
     """A URL value within the bounds, else None (ignored, as a value that does not parse): a
-    link of megabytes cannot make a page parse, look up or echo it (issue 25, Deliver 3)."""
+    link of megabytes cannot make a page parse, look up or echo it."""
     if raw is None:
         return None
     if isinstance(raw, list):
@@ -81,7 +81,7 @@ def seed(key: str, parse: Parse = str, *, multi: bool = False) -> None:
     if raw is None and kept.get(key) is not None:
         # no value in the URL (the sidebar's page links carry none): the session's own value
         # stands, given explicitly, since a widget with this key on another page does not carry
-        # it over (issue 24: from /replay?game=…-57 the sidebar's Review opened the newest game)
+        # it over (from /replay?game=…-57 the sidebar's Review once opened the newest game)
         st.session_state[key] = kept[key]
     elif key not in st.session_state and key in kept:
         st.session_state[key] = kept[key]

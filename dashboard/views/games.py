@@ -84,7 +84,7 @@ if len(df):
     pick = st.dataframe(view, key="games_table", on_select="rerun", selection_mode=["single-row", "single-cell"],
                         hide_index=True, column_config={"▶": st.column_config.LinkColumn("▶", display_text="▶")})
     row = url_state.clicked_row(pick)
-    if row is not None and bool(df["sheet"].iloc[row]):  # a score sheet opens on its own page (issue 23)
+    if row is not None and bool(df["sheet"].iloc[row]):  # a score sheet opens on its own page
         st.switch_page(data.PAGE_REF.get("sheet", "views/sheet.py"),
                        query_params={"sheet": str(df["game"].iloc[row]), "lang": lang})
     elif row is not None:

@@ -1,5 +1,5 @@
 """Practice: the chosen player's costliest positions, each retried as on the Replay's "Retry this
-position" (issue 24): the table as the player saw it, what was played hidden, several tries judged
+position": the table as the player saw it, what was played hidden, several tries judged
 in expected points, a hint after a miss, the answer on request; the session keeps a score.
 ``practice?retry=GAME/HAND/STEP/SEAT`` opens one position (the Replay's button links there)."""
 

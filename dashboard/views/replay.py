@@ -107,7 +107,7 @@ def _cur() -> int:
 
 if st.session_state.pop("_advance", False) and _cur() < last:
     st.session_state.step = _cur() + 1  # autoplay's next frame (set after the slider ran last time)
-if (_asked := loss_graph.pending_step()) is not None:  # a click on the loss graph (issue 24)
+if (_asked := loss_graph.pending_step()) is not None:  # a click on the loss graph
     st.session_state.step = max(0, min(last, int(_asked)))
 
 turn_starts = [tn.start for tn in rp.turns(int(hand_no)) if tn.seat == seat_for_turns]
@@ -128,17 +128,17 @@ def _next_turn() -> None:
 
 
 _mistakes = rv.mistake_steps(str(game), int(hand_no))  # the move review's marks (istaka analyze)
-# keys: one small browser component counting every press (issue 24: none lost during a rerun)
+# keys: one small browser component counting every press (none lost during a rerun)
 replay_keys.keys(str(game), int(hand_no), _cur(), last, turn_starts, _mistakes, _go)
 
 step = min(_cur(), last)
 cur_step = steps[step]
 state = cur_step.state
 before = rp.totals_before(int(hand_no))
-# laid out for a laptop (issue 24): the board at the top of the first screen, compact controls
+# laid out for a laptop: the board at the top of the first screen, compact controls
 # above it, the move list beside it (the table shrinks to its column, never under the list)
 board, side = st.columns([3.3, 1.2], gap="small")
-pov = False  # one player's view (issue 24): the turn seat's, the other racks hidden; kept in the URL
+pov = False  # one player's view: the turn seat's, the other racks hidden; kept in the URL
 if viewer is None:
     with side:
         pov = st.toggle(rt("pov_toggle", lang), key="pov", bind="query-params", help=rt("pov_help", lang))
@@ -172,12 +172,12 @@ with board:
         st.markdown(player_view.board_html(steps, step, players, lang, viewer, totals=running_totals(state, before)),
                     unsafe_allow_html=True)
     else:
-        marks = board_marks.replay_marks(str(game), int(hand_no), step)  # played / better / lay-off / fed (issue 24)
+        marks = board_marks.replay_marks(str(game), int(hand_no), step)  # played / better / lay-off / fed
         st.markdown(table_html(state, players, lang, totals=running_totals(state, before), marks=marks),
                     unsafe_allow_html=True)
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
     st.caption(t("keys_help", lang) + (f" · {gw('mk_legend', lang)}" if marks else ""))
-    retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # issue 24: practice?retry=…
+    retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # practice?retry=…
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -206,7 +206,7 @@ with side:
         st.button(rv.t("next_mistake", lang), key="b_nmistake", icon=":material/flag:", disabled=not _mistakes,
                   on_click=lambda: _go(min((s for s in _mistakes if s > _cur()), default=_cur())))
         autoplay = st.toggle(t("autoplay", lang), key="autoplay")
-    study_view.add_control(str(game), int(hand_no), step, int(seat_for_turns), players, lang)  # issue 24, item 6
+    study_view.add_control(str(game), int(hand_no), step, int(seat_for_turns), players, lang)  # studies
     st.markdown(f"**{esc(t('moves', lang))}**")
     moves = rp.moves(int(hand_no), lang, describe)
     if pov and viewer is not None:  # the other seats' draws unnamed
@@ -216,7 +216,7 @@ with side:
     lo = max(0, min(step - 6, len(moves) - 18))
     view = moves.iloc[lo: lo + 18]
     warn = rv.marks(str(game), int(hand_no), lo, len(view))
-    noted = notes_view.move_marks(str(game), int(hand_no), lo, len(view))  # a coach's marks (issue 24)
+    noted = notes_view.move_marks(str(game), int(hand_no), lo, len(view))  # a coach's marks
     st.caption(t("moves_click", lang))
     with st.container(key="moves", gap=None):
         for j, (i, who_, what_) in enumerate(zip(view["#"], view[""], view[" "])):
@@ -230,7 +230,7 @@ turn = rp.turn_at(int(hand_no), step)
 st.subheader(t("suggestions", lang))
 eval_note = None  # the evaluator's first choice, written under the solver's comparison
 if turn is not None and not (state.over and turn.end < step):
-    # what the move review found in this turn (a Review link lands here, issue 24)
+    # what the move review found in this turn (a Review link lands here)
     for _, m in rv.hand_mistakes(str(game), int(hand_no)).iterrows():
         if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end and viewer in (None, turn.seat):
             st.warning(link_rules(md_text(t("review_says", lang, sev=f'{rv.SEV_ICON[str(m["severity"])]} '
@@ -274,9 +274,9 @@ if turn is not None and not state.over and (viewer is None or turn.seat == viewe
         st.markdown(f"**{md_text(rv.t('chance', lang, name=players[turn.seat]))}**")
         st.markdown("".join(f"- {md_text(x)}\n" for x in rv.chance_lines(ch, lang)))
 
-# the evaluator's top three for the seat to move (issue 15): the stored deep review's, else evaluated now
+# the evaluator's top three for the seat to move: the stored deep review's, else evaluated now
 # On the discard that ends a turn the next seat is to move; the panel stays with the turn's own
-# seat and decision, as the Suggestions above do (issue 24: both spoke of different seats).
+# seat and decision, as the Suggestions above do (they once spoke of different seats).
 at = turn.start if turn is not None and not state.over and state.turn != turn.seat else step
 top_pick = None
 if viewer is None or steps[at].state.turn == viewer:  # a seat view: only the viewer's decisions

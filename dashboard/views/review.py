@@ -32,14 +32,14 @@ if not rv.analyzed(game):
     url_state.keep(game=game)
     st.info(tr("not_analyzed", lang))
     rv.analyze_buttons(lang, game)
-    deep_view.review_section(game, lang)  # or the deep pass at once (issue 15)
-    notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step (issue 24)
+    deep_view.review_section(game, lang)  # or the deep pass at once
+    notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step
     st.stop()
 
 seats = info["seats"]
 _rp = data.replay(game)
 names = _rp.players if _rp is not None else [f"#{i}" for i in range(4)]
-moments_view.section(game, names, lang)  # the page opens on each player's costliest decisions (issue 24)
+moments_view.section(game, names, lang)  # the page opens on each player's costliest decisions
 st.subheader(tr("seats", lang))
 st.dataframe(pd.DataFrame({
     "#": seats["seat"], tm("col_player", lang): seats["player"], tr("col_decisions", lang): seats["decisions"],
@@ -52,14 +52,14 @@ hands = sorted({int(h) for h in ms["hand"]}) if len(ms) else []
 url_state.seed("rv_hand", url_state.one_of([0] + hands))
 pick = top[1].selectbox(tm("hand", lang), [0] + hands, key="rv_hand",
                         format_func=lambda h: tr("all_hands", lang) if h == 0 else str(h))
-floor = deep_view.min_cost_filter(top[2], lang)  # only mistakes over N points (issue 21)
+floor = deep_view.min_cost_filter(top[2], lang)  # only mistakes over N points
 url_state.keep(game=game, rv_hand=pick or None)
 if pick:
     ms = ms[ms["hand"] == pick]
 if floor:
     ms = ms[ms["cost"] > floor]
 ms = ms.reset_index(drop=True)
-loss_graph.review_chart(game, names, lang, pick or None)  # a click opens the Replay there (issue 24)
+loss_graph.review_chart(game, names, lang, pick or None)  # a click opens the Replay there
 
 st.subheader(tr("mistakes", lang))
 st.caption(tr("legend", lang))
@@ -94,5 +94,5 @@ else:
 
 st.download_button(tr("report", lang), rv.report_html(game, lang, floor),
                    file_name=f"istaka-review-{game}.html", mime="text/html", key="rv_report")
-notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step (issue 24)
-deep_view.review_section(game, lang, pick or None, floor)  # every decision in expected points (issue 15)
+notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step
+deep_view.review_section(game, lang, pick or None, floor)  # every decision in expected points

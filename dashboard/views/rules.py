@@ -72,7 +72,7 @@ if asked and asked not in ids and asked.strip().upper() in ids:  # ?rule=x4 is X
     asked = st.query_params["rule"] = asked.strip().upper()
 _from_url("rules_pick", "rule", ids)
 pick = st.selectbox(tr("rules_jump", lang), [None] + ids, key="rules_pick",
-                    placeholder=tr("rules_pick_none", lang),  # shown for None: else "Choose an option" (issue 24)
+                    placeholder=tr("rules_pick_none", lang),  # shown for None: else "Choose an option"
                     format_func=lambda r: tr("rules_pick_none", lang) if r is None
                     else f"{r} — {rl.rule_title(r, lang)}")
 if pick is None and asked and asked not in ids:  # a link to a rule that does not exist

@@ -1,4 +1,4 @@
-"""Strings of the loss graph, the key moments and the on-board marks (issue 24 items 3, 4, 9), in
+"""Strings of the loss graph, the key moments and the on-board marks, in
 Turkish and English, with their own ``t`` (as :mod:`dashboard.words.pricing_words` has)."""
 
 from __future__ import annotations

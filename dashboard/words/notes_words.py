@@ -1,4 +1,4 @@
-"""Words of the coach's notes (issue 24, item 5): the Replay panel, the move list's marks and the
+"""Words of the coach's notes: the Replay panel, the move list's marks and the
 Review page's list. Turkish first, English second."""
 
 from __future__ import annotations

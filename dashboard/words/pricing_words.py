@@ -1,4 +1,4 @@
-"""Strings of the deep review's pricing on the dashboard (issue 21): intervals ("24 ± 6"), forced
+"""Strings of the deep review's pricing on the dashboard: intervals ("24 ± 6"), forced
 decisions, the bad-move rates and the severity filter, in Turkish and English, with their own
 ``t`` (as :mod:`dashboard.state.review_data` and :mod:`dashboard.words.rule_links` have theirs)."""
 

@@ -1,4 +1,4 @@
-"""Words of the recorder page "Kayıt / Record" (issue 22). Turkish first, English second; game
+"""Words of the recorder page "Kayıt / Record". Turkish first, English second; game
 terms (per, çift, okey, gösterge, işlemek, elden) stay Turkish in both."""
 
 from __future__ import annotations

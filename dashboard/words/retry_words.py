@@ -1,4 +1,4 @@
-"""Words of "Retry this position" and of one player's view on the dashboard (issue 24), Turkish
+"""Words of "Retry this position" and of one player's view on the dashboard, Turkish
 first, English second; game terms (per, çift, okey) stay Turkish in both."""
 
 from __future__ import annotations

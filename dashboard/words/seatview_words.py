@@ -1,4 +1,4 @@
-"""Words of seat-view games on the dashboard (issue 22): hidden racks, the viewing seat. Turkish
+"""Words of seat-view games on the dashboard: hidden racks, the viewing seat. Turkish
 first, English second; game terms stay Turkish in both."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The words of the "Puan tablosu / Score sheet" page (issue 23), Turkish first, then English.
+"""The words of the "Puan tablosu / Score sheet" page, Turkish first, then English.
 
 Its own table, like :mod:`dashboard.state.review_data`'s, so that the page's words stay together and
 tests/test_i18n.py checks them. The game's own words (per, çift, okey, elden, siler) stay

@@ -1,4 +1,4 @@
-"""Strings of studies on the dashboard (issue 24, item 6): the Studies page and Replay's "Add to
+"""Strings of studies on the dashboard: the Studies page and Replay's "Add to
 study", in Turkish and English, looked up with :func:`dashboard.words.i18n.lookup`."""
 
 from __future__ import annotations
