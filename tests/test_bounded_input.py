@@ -239,3 +239,23 @@ def test_an_argument_that_is_not_utf8_is_one_line_not_a_traceback(tmp_path: Path
     err = r.stderr.decode("utf-8", "replace").strip()
     assert r.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
     assert "not UTF-8 text" in err
+
+
+@pytest.mark.parametrize("damage", ["empty", "truncated"])
+@pytest.mark.parametrize("command", [("errors",), ("import", "LOG"), ("notes", "g"), ("report", "g", "--out", "o.html"),
+                                     ("study", "list"), ("analyze",)])
+def test_a_damaged_database_is_one_line_in_every_store_command(tmp_path: Path, damage: str,
+                                                               command: tuple[str, ...]) -> None:
+    log = str(Path(__file__).parent / "data" / "golden" / "normal_finish.jsonl")
+    if damage == "empty":
+        (tmp_path / "t.duckdb").write_bytes(b"")
+    else:
+        assert _istaka("import", log, "--db", "whole.duckdb", cwd=tmp_path).returncode == 0
+        whole = (tmp_path / "whole.duckdb").read_bytes()
+        (tmp_path / "t.duckdb").write_bytes(whole[:20_000])
+    before = (tmp_path / "t.duckdb").read_bytes()
+    r = _istaka(*(log if a == "LOG" else a for a in command), "--db", "t.duckdb", cwd=tmp_path)
+    err = r.stderr.decode("utf-8", "replace").strip()
+    assert r.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert ("empty" if damage == "empty" else "damaged") in err
+    assert (tmp_path / "t.duckdb").read_bytes() == before  # nothing written to it

@@ -57,6 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {e.filename}" if getattr(e, "filename", None) else ""
         print(f"istaka {args.command}: {e.strerror or e}{where}", file=sys.stderr)
         return 2
+    except Exception as e:  # a store fault no command turned into a message: still one line
+        if not (type(e).__module__.split(".")[0] in ("duckdb", "_duckdb")
+                or any(c.__name__ == "StoreError" for c in type(e).__mro__)):
+            raise
+        first = (str(e).splitlines() or [type(e).__name__])[0]
+        print(f"istaka {args.command}: {first[:300]}", file=sys.stderr)
+        return 2
 
 
 def _not_text(args: argparse.Namespace) -> str | None:

@@ -271,8 +271,9 @@ def check_db_file(path: Path) -> None:
         return
     if not stat.S_ISREG(st.st_mode):
         raise StoreError(f"{path} is not a database file (a directory, device or FIFO): give a .duckdb file")
-    if st.st_size == 0:
-        return  # an empty file DuckDB makes a database of
+    if st.st_size == 0:  # DuckDB 2 opens no empty file; nothing is in it to lose
+        raise StoreError(f"{path} is empty (0 bytes), not a DuckDB database: remove it and the next command "
+                         f"creates a new one, or give another --db")
     try:
         with open(path, "rb") as fh:
             head = fh.read(12)
@@ -295,7 +296,7 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
             return con
         except duckdb.IOException as e:
             if not _is_lock_error(e):
-                raise
+                raise damaged(path, e) from None
             if time.monotonic() >= deadline:
                 holder = lock_holder(str(e))
                 what = ("an import or another writer is using it" if read_only
@@ -307,6 +308,13 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
                     + ".") from None
             time.sleep(delay)
             delay = min(delay * 1.5, 0.25)
+
+
+def damaged(path: Path | str, e: Exception) -> StoreError:
+    """A database file DuckDB cannot read (cut short, overwritten): one line, not a traceback."""
+    why = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return StoreError(f"database {path} is damaged and cannot be read ({why[:200]}); nothing was written to it: "
+                      f"restore it from a copy, or give another --db")
 
 
 # ---- export -------------------------------------------------------------------------------
