@@ -217,7 +217,7 @@ def _rename(b: bytes, old: str, new: str) -> bytes:
 
 def _stored(db: Path) -> tuple[set[str], set[str]]:
     """Games stored valid and agreeing, and games refused for a value past the store's range
-    (README "Store", limits: refused on their own as a ``store`` error)."""
+    (docs/limits.md: refused on their own as a ``store`` error)."""
     if not db.exists():
         return set(), set()
     import duckdb

@@ -38,7 +38,7 @@ def test_fit_pools_what_goes_the_wrong_way() -> None:
 
 
 def test_only_plain_presets_with_a_fitted_curve_are_mapped() -> None:
-    # 101 and 51 have a curve (the model is ~11 too pessimistic in one bin each; README, Expert)
+    # 101 and 51 have a curve (the model is ~11 too pessimistic in one bin each; docs/calibration.md)
     assert set(CURVES) == {"101", "51"}
     assert curve_for(preset("101-classic")) is None and expected(preset("101-classic"), 190.0) == 190.0
     for v in ("101", "51"):

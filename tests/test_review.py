@@ -1,4 +1,4 @@
-"""Move review: a crafted position for every mistake category (README "Review"), its cost worked
+"""Move review: a crafted position for every mistake category (docs/review-design.md), its cost worked
 out by hand from docs/rules.md E5/X1-X7, and the best play in the same position graded clean.
 
 Logs are composed with tests/golden/builder.py (tiles conserved), `101` with indicator Y6: the

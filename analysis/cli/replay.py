@@ -94,5 +94,5 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     r = sub.add_parser("replay", help="replay game logs with the rules engine and report scores")
     r.add_argument("files", nargs="+", metavar="FILE", help=".jsonl or .jsonl.gz game logs")
     r.add_argument("--game", help="only this game id")
-    r.add_argument("--json", action="store_true", help="machine-readable output (see README)")
+    r.add_argument("--json", action="store_true", help="machine-readable output (docs/cli.md)")
     return {"replay": cmd_replay}

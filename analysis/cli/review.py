@@ -21,7 +21,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     db_help = "database file (default: $ISTAKA_DB, else data/istaka.duckdb)"
     a = sub.add_parser("analyze", help="grade every move of the stored games (the move review)",
                        description="Annotate every stored game not yet annotated by the current solver "
-                       "version: decision points, mistakes and their costs (README: Review).")
+                       "version: decision points, mistakes and their costs (docs/review-design.md).")
     a.add_argument("--db", help=db_help)
     a.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
     a.add_argument("--force", action="store_true", help="annotate every game again")
@@ -41,7 +41,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
                        "else a review made now (quick, or deep with --deep).")
     r.add_argument("game", metavar="GAME", help="game id")
     r.add_argument("--out", metavar="FILE", help="write here (FILE.html; with --json, FILE.json; default: stdout for --json)")
-    r.add_argument("--json", action="store_true", help="the review as JSON (README: Review)")
+    r.add_argument("--json", action="store_true", help="the review as JSON (docs/review-design.md)")
     r.add_argument("--deep", action="store_true", help="review in expected points when nothing is stored")
     r.add_argument("--lang", choices=("tr", "en"), default="tr",
                    help="the report's language: the HTML, and the key moments' lessons in --json (default tr, "

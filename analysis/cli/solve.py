@@ -298,8 +298,8 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     s.add_argument("--rack", help='the rack, e.g. "R1 R2 R3 J"')
     s.add_argument("--indicator", help="the indicator tile (the okey is the next number, T3)")
     s.add_argument("--variant", default="101", help="rules preset (101, 101-classic, 51)")
-    s.add_argument("--take", help="the previous discard, to open with it (P2)")
-    s.add_argument("--position", metavar="FILE", help="a JSON position (see README, Solver)")
+    s.add_argument("--take", metavar="TILE", help="the previous discard, e.g. K3, to open with it (P2)")
+    s.add_argument("--position", metavar="FILE", help="a JSON position (docs/solver.md)")
     s.add_argument("--batch", metavar="FILE", help="JSON lines, one position each; one result per line")
     s.add_argument("--json", action="store_true", help="print JSON")
     return {"solve": cmd_solve}

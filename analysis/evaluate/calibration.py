@@ -21,7 +21,7 @@ position where the seat still has choices to make the expert scores better than 
 Checked file by file (each match through a curve fitted on the other two, ``bench/calibrate.py
 --fit --cross``), the curves put every bin holding 2% of the decisions within 2.7 points
 (``101``) and 0.9 (``51``); on a fourth match fitted on nothing, within 5.1 and 3.7.
-``101-classic`` is within 4.5 points in every such bin without one (README, *Expert*). A rule set
+``101-classic`` is within 4.5 points in every such bin without one (docs/calibration.md). A rule set
 other than a plain preset keeps the model's value: its scale differs (partner games count the
 team).
 """
@@ -36,7 +36,7 @@ Curve = tuple[tuple[float, float], ...]  # (model value, actual mean) knots, inc
 
 # Fitted by `python bench/calibrate.py a.jsonl b.jsonl c.jsonl --variant V --fit --cross` on the
 # `--deals-out` files of three `istaka match --bots expert,solver --variant V --jobs 2` matches
-# (seeds s28final with 500 deals, s32calV and s33calV with 300; 2026-12-04, README *Expert*).
+# (seeds s28final with 500 deals, s32calV and s33calV with 300; 2026-12-04, docs/calibration.md).
 CURVES: dict[str, Curve] = {
     "101": ((-120.0, -119.4), (-81.5, -83.9), (-47.7, -51.3), (-24.8, -32.2), (-10.1, -19.7), (-0.5, -6.8),
             (5.8, -3.2), (11.2, 7.1), (16.0, 14.7), (20.4, 17.9), (24.9, 24.4), (29.4, 27.3), (36.5, 29.1),
@@ -78,7 +78,7 @@ def expected(rules: Rules, x: float) -> float:
     return apply_curve(curve_for(rules), x)
 
 
-KNOTS = 32  # equal-count chunks of a fit (16, 32 and 48 each mend the held-out bins to within 5; README)
+KNOTS = 32  # equal-count chunks of a fit (16, 32 and 48 each mend the held-out bins to within 5; docs/calibration.md)
 
 
 def fit_curve(pairs: list[tuple[float, float]], knots: int = KNOTS) -> Curve:

@@ -8,7 +8,7 @@ tile to discard among every tile the rules allow (the clear losers dropped after
 The solver's own choice is the default; the expert leaves it only when another candidate is better
 by at least ``Z`` standard errors of their paired difference (the evaluator is noisy; a coin-flip
 change of mind costs more than it wins: ``Z`` = 0.5 and 2 both played worse than 1 in
-``101-classic``, see the README). It declares O10 as the rollout model does. Its seeds come from
+``101-classic``, see docs/figures.md, Expert strength). It declares O10 as the rollout model does. Its seeds come from
 the bot's own random generator, so a game is reproducible.
 """
 

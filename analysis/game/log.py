@@ -97,7 +97,7 @@ class ReadResult:
     dropped: int = 0  # errors past MAX_ERRORS: counted in the summary error, not listed
 
 
-# What one file may amplify into (README "Bad input, damaged files and limits"): past these the
+# What one file may amplify into (docs/limits.md): past these the
 # reader stops listing or reading, with one error saying so, and every game before stays.
 MAX_GAMES = 10_000  # games in one file
 MAX_HANDS = 100  # hand events in one game (G1 plays 7-21)

@@ -9,7 +9,7 @@ ended right after its placing (E5): the unopened penalty (202) for an unopened s
 rack's E5 value (doubled for a pairs opener, +101 per okey), less the siler (O8) an opening
 earns. A mistake's cost is the exposure it played minus the best exposure the solver finds for
 the same choice, or the penalty points a rule charged (X2-X7). Categories are in
-:data:`CATEGORIES` (the README's "Review" section documents each with its cost).
+:data:`CATEGORIES` (docs/review-design.md documents each with its cost).
 
 A missed opportunity is charged once, at the decision where it was first missed: an opening (or
 take) only by how much it beats what was already charged as missed; an opened seat's gap to its

@@ -252,7 +252,7 @@ def pricing_worlds(gr: GameReview) -> int:
 
 
 def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
-    """The review as ``istaka report GAME --json`` prints it (README "Review")."""
+    """The review as ``istaka report GAME --json`` prints it (docs/review-design.md)."""
     seats = [{k: row[k] for k in ("seat", "player", "hands", "decisions", "graded", "forced", "cost", "accuracy",
                                    "cost_per_hand", "mistakes", "rates")} for row in gr.summary()]
     for s in seats:

@@ -3,7 +3,7 @@
 The position is the state where the seat had to decide (after its draw). An unopened seat picks
 the tiles of its opening (melds, with opening-turn lay-offs where the preset allows them, or
 pairs); an opened seat picks the tiles it lays off or places as new melds or pairs. The pick is
-valid when every picked tile can be placed at once; its exposure (README "Review") is compared
+valid when every picked tile can be placed at once; its exposure (docs/review-design.md) is compared
 with the best the solver finds.
 """
 

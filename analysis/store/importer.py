@@ -1,4 +1,4 @@
-"""The import: files to replayed games to the store, with its guarantees (README "Store").
+"""The import: files to replayed games to the store, with its guarantees (docs/import.md, docs/store.md).
 
 Files are read and replayed in worker processes (:func:`prepare_file`); the parent decides per
 game (new, unchanged, conflict) and writes whole games per transaction (:mod:`analysis.store_rows`).

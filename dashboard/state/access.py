@@ -1,4 +1,4 @@
-"""Who may write from the dashboard: the one place every page asks (README "Serving Istaka to a club").
+"""Who may write from the dashboard: the one place every page asks (docs/serving.md).
 
 Three modes, chosen by ``ISTAKA_MODE`` or by a flag after ``--`` on the Streamlit command line
 (``streamlit run dashboard/app.py -- --read-only``; the flag wins over the variable):
