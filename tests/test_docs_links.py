@@ -119,3 +119,18 @@ def test_the_checker_sees_a_broken_link(tmp_path: Path) -> None:
     bad = [b.split(":")[0] for b in broken(page)]
     assert bad == ["b.md", "a.md#three"]
     assert slug("How do I…") == "how-do-i" and slug("`istaka replay` FILE") == "istaka-replay-file"
+
+
+def test_every_istaka_command_is_in_the_readme_and_in_the_cli_reference() -> None:
+    """The README's command table names every subcommand of ``istaka`` (analysis.cli.OWNER), and
+    docs/cli.md and docs/cli.tr.md give each its own section with its options."""
+    from analysis.cli import OWNER
+
+    readme = README.read_text(encoding="utf-8")
+    table = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    for ref in ("cli.md", "cli.tr.md"):
+        sections = set(re.findall(r"^### (\S+)", (ROOT / "docs" / ref).read_text(encoding="utf-8"), re.MULTILINE))
+        assert set(OWNER) <= sections, (ref, set(OWNER) - sections)
+    rows = [r for r in table.splitlines() if r.startswith("| `")]
+    missing = [c for c in OWNER if not any(re.search(rf"`istaka {c}\b|`{c} ", r) for r in rows)]
+    assert missing == [], f"commands without a row in the README: {missing}"
