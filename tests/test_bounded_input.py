@@ -259,3 +259,31 @@ def test_a_damaged_database_is_one_line_in_every_store_command(tmp_path: Path, d
     assert r.returncode == 2 and "Traceback" not in err and len(err.splitlines()) == 1, err
     assert ("empty" if damage == "empty" else "damaged") in err
     assert (tmp_path / "t.duckdb").read_bytes() == before  # nothing written to it
+
+
+# ---- one connection configuration in the server process ----------------------------------------
+
+
+def test_a_reader_waits_for_a_writer_of_this_process_instead_of_a_connection_error(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from analysis.store import connect, reading
+
+    db = str(tmp_path / "t.duckdb")
+    writer = connect(db)  # read-write in this process: DuckDB refuses a read-only open beside it
+    threading.Timer(0.4, writer.close).start()
+    t0 = time.monotonic()
+    with reading(db, wait=5) as con:
+        assert con.execute("SELECT 1").fetchall() == [(1,)]
+    assert time.monotonic() - t0 >= 0.3
+
+
+def test_every_dashboard_connection_goes_through_the_servers_gate() -> None:
+    """Readers and writers of one server share data.reading_db / data.writing_db: a connection
+    opened beside them, with the other read_only setting, is refused by DuckDB."""
+    root = Path(__file__).resolve().parents[1] / "dashboard"
+    stray = [f"{p.relative_to(root)}:{n}" for p in root.rglob("*.py") if p.name != "data.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if "store.reading(" in line or "store.connect(" in line or "duckdb.connect(" in line]
+    assert stray == []

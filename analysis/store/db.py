@@ -294,11 +294,14 @@ def open_connection(path: Path, read_only: bool, wait: float) -> duckdb.DuckDBPy
             con = duckdb.connect(str(path), read_only=read_only)
             con.execute("SET enable_progress_bar = false")  # no bars from inside the library
             return con
-        except duckdb.IOException as e:
-            if not _is_lock_error(e):
+        except (duckdb.IOException, duckdb.ConnectionException) as e:
+            # ConnectionException: this process holds the file with the other read_only setting
+            # (a read beside a write); it is let go as soon as that connection closes, so wait
+            if isinstance(e, duckdb.IOException) and not _is_lock_error(e):
                 raise damaged(path, e) from None
             if time.monotonic() >= deadline:
-                holder = lock_holder(str(e))
+                holder = (lock_holder(str(e)) if isinstance(e, duckdb.IOException)
+                          else "this process, with the other read-only setting")
                 what = ("an import or another writer is using it" if read_only
                         else "another process (the dashboard, an import) has it open")
                 raise DatabaseBusy(

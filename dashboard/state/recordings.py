@@ -21,7 +21,7 @@ from typing import Any
 from analysis import store
 from analysis.game import dumps
 from analysis.game.record import Recording, RecordError
-from dashboard.state import access
+from dashboard.state import access, data
 
 _ID = re.compile(r"^kayit-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
 _LIVE: dict[str, tuple[tuple[int, int], Recording]] = {}  # file -> (its stamp, the recording read)
@@ -142,11 +142,8 @@ def finish(db: str, rec: Recording) -> dict[str, Any]:
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{rec.id}.jsonl"
     path.write_text(log_text(rec, unfinished=True), encoding="utf-8")
-    con = store.connect(db)
-    try:
+    with data.writing_db(authorized=True) as con:  # alone in this server (checked just above)
         s = store.import_paths(con, [str(path)], workers=1, replace=True)
         a = store.analyze(con, games=[rec.id], jobs=1)
-    finally:
-        con.close()
     return {"hands": hands, "open_hand": rec.hand if open_hand else None, "moves": len(rec.events) if open_hand else 0,
             "stored": s.stored + s.unchanged, "invalid": s.invalid, "annotated": a.annotated, "file": str(path)}

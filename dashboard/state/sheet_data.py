@@ -101,7 +101,7 @@ def _stamp() -> tuple[int, int]:
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _load(stamp: tuple[int, int], path: str, game: str) -> Sheet | None:
     def run() -> Sheet | None:
-        with store.reading(path) as con:
+        with data.reading_db() as con:  # beside the server's writes, never against them
             got = sheets.load_sheet(con, game)
         if got is None:
             return None
@@ -136,7 +136,7 @@ def save(header: dict[str, Any], results: list[dict[str, Any]]) -> GameResult:
 
 def saved() -> pd.DataFrame:
     def run() -> pd.DataFrame:
-        with store.reading(data.db_file()) as con:
+        with data.reading_db() as con:  # beside the server's writes, never against them
             return sheets.list_sheets(con)
     return _retry(run)
 
