@@ -287,3 +287,10 @@ def test_every_dashboard_connection_goes_through_the_servers_gate() -> None:
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if "store.reading(" in line or "store.connect(" in line or "duckdb.connect(" in line]
     assert stray == []
+
+
+def test_a_plain_streamlit_run_listens_on_this_machine_only() -> None:
+    import tomllib
+
+    cfg = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text("utf-8"))
+    assert cfg["server"]["address"] == "127.0.0.1"
