@@ -3,17 +3,21 @@
 ``PUT /_stcore/upload_file/<session>/<file>`` stores a file in the server's memory for any live
 session, whatever its page shows: an anonymous reader on a page with no uploader could send 30
 files of 45 MB and keep 1.6 GB of the server's memory. Configuration bounds one file only
-(``server.maxUploadSize``), so :func:`install` (from dashboard/app.py, once per server) wraps the
-runtime's ``MemoryUploadedFileManager.add_file``, which the endpoint calls after reading a file:
+(``server.maxUploadSize``), so :func:`install` (from dashboard/app.py, once per server) wraps two
+methods of Streamlit 1.67's runtime that the endpoint calls:
 
-- a session stores a file only while its page shows an uploader to a writer: every full run
-  forgets the session's right (:func:`page_starts`) and drawing an uploader gives it back
-  (:func:`expect`, called by ``dashboard.board.uploader.localise``); otherwise 403;
-- a session holds at most :data:`SESSION_MB` and the server :data:`SERVER_MB` of uploaded files
-  (413 past either).
+- ``Runtime.is_active_session``, which the endpoint asks before it reads the body (its only
+  caller in 1.67): a session whose page shows no uploader to a writer is "not active" for an
+  upload, refused with 400 before a byte is read. Every full run forgets the session's right
+  (:func:`page_starts`) and drawing an uploader gives it back (:func:`expect`, called by
+  ``dashboard.board.uploader.localise``);
+- ``MemoryUploadedFileManager.add_file``, called once the file is read: the same right again
+  (403), and a budget: a session holds at most :data:`SESSION_MB` and the server :data:`SERVER_MB`
+  of uploaded files (413 past either).
 
-The file read for a refused request is dropped at once: memory stays bounded by one file in flight
-per request (Streamlit's own streaming cap, ``maxUploadSize``).
+A refused file is never stored: memory stays bounded by one file in flight per request
+(``maxUploadSize``). Another Streamlit version: :func:`install` logs that it could not guard and
+the configuration's limits still hold.
 """
 
 from __future__ import annotations
@@ -102,14 +106,25 @@ def guard(mgr: Any) -> bool:
     return True
 
 
+def guard_sessions(runtime: Any) -> bool:
+    """Wrap ``runtime.is_active_session`` (once): the upload endpoint's first question."""
+    if getattr(runtime, "_istaka_guarded", False):
+        return True
+    original = runtime.is_active_session
+    runtime.is_active_session = lambda session_id: bool(original(session_id)) and allowed(session_id)
+    runtime._istaka_guarded = True
+    return True
+
+
 def install() -> bool:
-    """Guard the running server's upload manager (a no-op without a server: AppTest)."""
+    """Guard the running server's upload endpoint (a no-op without a server: AppTest)."""
     try:
         from streamlit.runtime import Runtime
 
         if not Runtime.exists():
             return False
-        return guard(Runtime.instance().uploaded_file_mgr)
+        rt = Runtime.instance()
+        return guard(rt.uploaded_file_mgr) and guard_sessions(rt)
     except Exception:  # noqa: BLE001  (another Streamlit: the config's limit still holds)
         import logging
 
@@ -117,4 +132,5 @@ def install() -> bool:
         return False
 
 
-__all__ = ["SERVER_MB", "SESSION_MB", "allowed", "expect", "guard", "install", "page_starts", "refusal"]
+__all__ = ["SERVER_MB", "SESSION_MB", "allowed", "expect", "guard", "guard_sessions", "install", "page_starts",
+           "refusal"]
