@@ -83,6 +83,33 @@ def test_a_line_that_is_not_json(tmp_path: Path) -> None:
     assert rc != 0
 
 
+def test_every_bad_line_of_a_game_is_listed_up_to_a_bound_and_the_rest_counted(tmp_path: Path) -> None:
+    """Not only a game's first bad line: each one with its line, up to MAX_GAME_ERRORS; past it,
+    one line says how many more there are. The good game still replays."""
+    from analysis.game.log import MAX_GAME_ERRORS
+
+    f = LogFile()
+    h = bad_game(f)
+    h.draw(1)
+    few = [f.add('{"type":"discard","game":"bad","hand":1,"seat":1,"tile":tru}'),
+           f.add({"type": "discard", "game": "bad", "hand": 1, "seat": 1}),
+           f.add('{"type":"draw","game":"bad","hand":1,"seat":2,"tile":"Y1"')]
+    good_game(f)
+    rc, out = go(f, tmp_path)
+    assert [e["line"] for e in out["errors"] if e.get("game") == "bad"] == few
+    assert_good(out)
+    f = LogFile()
+    h = bad_game(f, "many")
+    lines = [f.add('{"type":"draw","game":"many","hand":1,"seat":1,"tile":tru}') for _ in range(MAX_GAME_ERRORS + 7)]
+    good_game(f)
+    rc, out = go(f, tmp_path)
+    mine = [e for e in out["errors"] if e.get("game") == "many"]
+    assert [e["line"] for e in mine[:-1]] == lines[:MAX_GAME_ERRORS]
+    assert mine[-1]["line"] is None and f"7 more bad lines in this game are not listed (the first {MAX_GAME_ERRORS} are)" \
+        in mine[-1]["message"]
+    assert_good(out)
+
+
 def test_a_line_that_lacks_a_field(tmp_path: Path) -> None:
     f = LogFile()
     h = bad_game(f)

@@ -80,6 +80,7 @@ class GameLog:
     hands_seen: int = field(default=0, compare=False, repr=False)
     hand_events: int = field(default=0, compare=False, repr=False)  # events since the last 'hand'
     complete: bool = field(default=False, compare=False, repr=False)  # its planned last hand has ended
+    more_errors: list[ReadError] = field(default_factory=list, compare=False, repr=False)  # bad lines after its first
 
     def content(self) -> list[dict[str, Any]]:
         return [self.header] + [e for _, e in self.events]
@@ -106,6 +107,7 @@ MAX_HAND_EVENTS = 2_000  # events in one hand (a hand has some 60, at most 124 i
 # state of a hand keeps its penalties and table, so a hand's replay grows with its events' square
 MAX_NAME = 100  # characters in a player's name
 MAX_ERRORS = 100  # errors listed per file; the rest are counted in one summary error
+MAX_GAME_ERRORS = 20  # bad lines listed per refused game (its reason first); the rest counted in one line
 
 
 class _Errors(list[ReadError]):
@@ -267,6 +269,8 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
             errors.append(err)
         elif g.error is None:
             g.error = err
+        else:  # every bad line of a game is listed (up to MAX_GAME_ERRORS), not only its first
+            g.more_errors.append(err)
 
     def charge(gid: str | None, err: ReadError) -> None:
         g = current.get(gid) if gid is not None else None
@@ -420,11 +424,17 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                                     f"{first.line}) with different content; not merged", "game"))
         elif g.error is not None and first.error is None:
             first.error = g.error
+    cut: list[ReadError] = []  # per refused game: its bad lines past MAX_GAME_ERRORS, counted
     for g in kept:
         if g.error is not None:
             list.append(errors, g.error)  # a refused game's reason is always listed, past the bound too
+            errors.extend(g.more_errors[:MAX_GAME_ERRORS - 1])
+            if len(g.more_errors) >= MAX_GAME_ERRORS:
+                left = len(g.more_errors) - (MAX_GAME_ERRORS - 1)
+                cut.append(ReadError(file, None, g.id, f"{left:,} more bad lines in this game are not listed "
+                                     f"(the first {MAX_GAME_ERRORS} are)"))
     errors.sort(key=lambda e: e.line or 0)
-    out = list(errors)
+    out = list(errors) + cut
     good = [g for g in kept if g.error is None]
     if errors.dropped:
         out.append(ReadError(file, None, None, f"{errors.dropped:,} more errors in this file are not listed (the "
