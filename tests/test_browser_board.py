@@ -45,8 +45,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     db = stored(d / "board.duckdb", log, lambda con: analyze(con))
     with store.reading(db) as con:
         ids = [str(g) for g in queries.list_games(con)["game"]]  # newest first
+        ms = queries.game_mistakes(con, ids[-1])
+    mistakes = sorted(int(s) for s in ms[ms["hand"] == 1]["step"])  # the older game's, for the M key
     with streamlit_server(db, d / "server.log") as url:
-        yield {"url": url, "ids": ids, "log": d / "server.log"}
+        yield {"url": url, "ids": ids, "log": d / "server.log", "mistakes": mistakes}
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +139,37 @@ def test_five_arrow_presses_during_reruns_move_five_steps(site: dict[str, Any], 
         expect(step).to_have_attribute("data-step", "14", timeout=60_000)
     finally:
         pg.close()
+
+
+@pytest.mark.parametrize("held", [True, False])
+def test_m_pressed_as_soon_as_the_replay_shows_goes_to_the_first_mistake(site: dict[str, Any], browser: Any,
+                                                                      held: bool) -> None:
+    """M (the next mistake) pressed the moment the board is drawn, in a fresh tab each time. The
+    keys' component mounts on its own time, often after the page looks ready: a press before it
+    was lost. ``held``: its script chunk is held back until after the press (the worst case,
+    every time); else the page loads as it comes (three tries)."""
+    from playwright.sync_api import expect
+
+    game, want = site["ids"][-1], site["mistakes"][0]
+    assert want > 0, "the simulated hand has a mistake after its first step"
+    for _ in range(1 if held else 3):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})  # nothing cached from the last try
+        routes: list[Any] = []
+        if held:
+            ctx.route(re.compile(r"/static/js/BidiComponent\.[^/]*\.js$"), lambda route: routes.append(route))
+        pg = ctx.new_page()
+        try:
+            pg.goto(f"{site['url']}/replay?game={quote(game)}&hand=1&step=0&lang=tr", wait_until="domcontentloaded")
+            step = pg.locator('[data-testid="ist-step"]')
+            expect(step).to_have_attribute("data-step", "0", timeout=60_000)
+            pg.keyboard.press("m")
+            if held:
+                assert routes and not pg.evaluate("() => !!window.__istakaKeys"), "the chunk was not held"
+                for r in routes:
+                    r.continue_()
+            expect(step).to_have_attribute("data-step", str(want), timeout=60_000)
+        finally:
+            ctx.close()
 
 
 def test_the_sidebar_keeps_the_game_the_replay_showed(site: dict[str, Any], browser: Any) -> None:

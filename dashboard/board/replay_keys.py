@@ -9,6 +9,11 @@ every press from it, so each press moves one step however long the rerun takes; 
 message still carries the latest target, and a run that ends on another step than the last one
 asked for asks again, by a timer (the last message itself can be lost while a run is being
 replaced, and then no run follows to notice it).
+
+The component's script mounts on its own time, often a second or more after the board is drawn
+(its code is a separate chunk, then a module import): a key pressed in that gap reached nobody (M
+right after a page load was lost in 3 of 7 tries). ``early()``, drawn at the top of the page, sets
+a plain listener that keeps those presses; the component plays them back when it mounts.
 """
 
 from __future__ import annotations
@@ -77,6 +82,14 @@ export default function(component) {
     };
     document.addEventListener('keydown', K.handler);
   }
+  // keys pressed before this script ran (kept by EARLY): played back in order, from the drawn step
+  const E = window.__istakaEarly;
+  if (E && E.queue.length) {
+    const now = Date.now();
+    for (const x of E.queue.splice(0)) {
+      if (now - x.at < 30000 && x.path === location.pathname) K.handler({ key: x.key, target: x.target, preventDefault() {} });
+    }
+  }
   return () => {
     // only the last mount's clean-up removes the listener (a new render mounts again first)
     setTimeout(() => {
@@ -90,6 +103,29 @@ export default function(component) {
 }
 """
 
+# the keys pressed on the Replay page before the component's handler exists, kept in order; a plain
+# script in the page (st.html runs it as soon as the page's first elements are drawn)
+EARLY = r"""<div class="ist-keys-early"></div>
+<style>[data-testid="stElementContainer"]:has(.ist-keys-early){display:none}</style>
+<script>
+(() => {
+  if (window.__istakaEarly) return;
+  const E = window.__istakaEarly = { queue: [] };
+  const KEYS = ['ArrowRight', 'ArrowLeft', 'Home', 'End', 'PageDown', 'PageUp', 'm', 'M'];
+  document.addEventListener('keydown', (e) => {
+    const K = window.__istakaKeys;
+    if (K && K.handler) return;  // the component listens: the key is its own
+    if (!/\/replay$/.test(location.pathname.replace(/\/+$/, ''))) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || !KEYS.includes(e.key)) return;
+    const el = e.target;
+    const tag = el && el.tagName ? el.tagName.toUpperCase() : '';
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (el && el.isContentEditable)) return;
+    e.preventDefault();
+    E.queue.push({ key: e.key, target: el, at: Date.now(), path: location.pathname });
+  });
+})();
+</script>"""
+
 _component: Any = None
 
 
@@ -98,6 +134,12 @@ def _mount() -> Any:
     if _component is None:
         _component = st.components.v2.component("istaka.replay_keys", js=JS)
     return _component
+
+
+def early() -> None:
+    """Keep the Replay keys pressed before :func:`keys` is listening (call it at the top of the page:
+    its element takes no room)."""
+    st.html(EARLY, unsafe_allow_javascript=True)
 
 
 def keys(game: str, hand: int, step: int, last: int, turns: Sequence[int], mistakes: Sequence[int],

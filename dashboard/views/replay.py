@@ -34,6 +34,7 @@ from dashboard.board.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
 st.title(t("replay_title", lang))
+replay_keys.early()  # keys pressed before the keys' component mounts are kept, not lost
 
 ids = list(data.game_ids())
 if not ids:
