@@ -47,7 +47,7 @@ def _to_url(param: str, value: str | None) -> None:
 # A guide (docs/<guide>.md, .tr.md in Turkish) opens by its link, ?doc=lab; the list is on every view.
 guide = st.query_params.get("doc")
 guide = guide if guide in rl.GUIDES and guide != "review" else None  # the review guide has its switch
-with st.expander(tr("rules_guides", lang), expanded=guide is not None, icon=":material/menu_book:"):
+with st.expander(tr("rules_guides", lang), expanded=False, icon=":material/menu_book:"):  # one click away
     st.markdown(rl.guide_list(lang))
 if guide:
     st.markdown(f"[← {tr('doc_rules', lang)}]({rl.PAGE}?lang={'en' if lang == 'en' else 'tr'})")
