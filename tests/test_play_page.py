@@ -271,3 +271,19 @@ def test_a_read_only_board_offers_no_game(db: Path, monkeypatch: pytest.MonkeyPa
     at = _open(lang="en")
     assert not [b for b in at.button if b.key == "pl_start"]
     assert at.info
+
+
+def test_with_the_pause_the_bots_move_one_turn_a_run_to_the_persons_turn(db: Path) -> None:
+    from analysis.selfplay import new_game
+
+    g0 = new_game("oyun-20261205-000002", seats=["greedy", "person", "greedy", "greedy"], names=list("abcd"),
+                  seed="3", starter=0)  # a bot starts
+    play_games.save(str(db), g0)
+    gid = g0.id
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["pl_pause_in"] = True
+    at = ui.open_page(at, "play", lang="en", play=gid)
+    g = play_games.load(str(db), gid)
+    assert g is not None and g.state().turn == 1 and g.events  # type: ignore[union-attr]
+    assert _turn(at)["mine"] == "1"
+    assert 'data-testid="pl-bot-moves"' in ui.html(at)

@@ -20,6 +20,8 @@ from dashboard.board.replay_view import describe
 from dashboard.board.tiles_view import esc, md_text, table_html, tile_key, tile_label
 
 Step = tuple[int, int]
+_TABLE_CSS = (".st-key-pl_table .ist-hidden .ist-tile.back{width:10px;min-width:10px;height:15px;margin:1px}"
+              ".st-key-pl_table .ist-hidden{min-height:0}")
 
 
 def _order(rack: tuple[Tile, ...], okey: Tile, by: str) -> list[int]:
@@ -83,8 +85,12 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     s = g.state()
     assert s is not None
     me = g.people[0] if len(g.people) == 1 else (s.turn if g.is_person(s.turn) else g.people[0])
-    st.markdown(table_html(s, g.players, lang, totals=g.totals() if g.done else None, viewer=me),
-                unsafe_allow_html=True)
+    # the bots' racks as small backs (a phone's side seats stay short); the person's own rack is
+    # the one below, whose tiles one taps, so the table does not draw it twice
+    st.html(f"<style>{_TABLE_CSS}.st-key-pl_table .ist-seat[data-seat='{me}'] .ist-rack{{display:none}}</style>")
+    with st.container(key="pl_table"):
+        st.markdown(table_html(s, g.players, lang, totals=g.totals() if g.done else None, viewer=me),
+                    unsafe_allow_html=True)
     _bot_moves(g, lang)
     seat = s.turn
     step = ps.step_of(g)
@@ -96,30 +102,30 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
                 f'</b></div>', unsafe_allow_html=True)
     if g.hinted:
         st.caption(t("pl_hinted", lang))
-    o = st.columns(3)
-    o[0].segmented_control(t("pl_sort", lang), ["runs", "groups"], key=ps.SORT_KEY, default="runs", required=True,
+    o = st.container(horizontal=True, gap="small")
+    o.segmented_control(t("pl_sort", lang), ["runs", "groups"], key=ps.SORT_KEY, default="runs", required=True,
                            format_func=lambda x: t(f"pl_sort_{x}", lang))
-    o[1].toggle(t("pl_train", lang), key=ps.TRAIN_KEY)
+    o.toggle(t("pl_train", lang), key=ps.TRAIN_KEY)
     if not mine:
         return
     ps.forget_old_steps(g)
     k_mode, k_build, k_on = (ps.step_key(n, g) for n in ps.STEP_KEYS)
     rules = s.rules
-    a = st.columns(4)
+    a = st.container(horizontal=True, gap="small")
     if rules.gosterge and not s.started[seat] and not s.shown[seat] and s.indicator in s.racks[seat]:  # O7
-        a[0].button(t("pl_show", lang, tile=str(s.indicator)), key=ps.step_key("pl_show", g), on_click=ps.act,
+        a.button(t("pl_show", lang, tile=str(s.indicator)), key=ps.step_key("pl_show", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "show", "seat": seat, "tile": str(s.indicator)}))
     if rules.declare_pairs and s.opened[seat] is None and not s.declared[seat]:  # O10
-        a[1].button(t("pl_declare", lang), key=ps.step_key("pl_declare", g), on_click=ps.act,
+        a.button(t("pl_declare", lang), key=ps.step_key("pl_declare", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "declare", "seat": seat, "what": "pairs"}))
     if phase == "draw":
         prev = (seat - 1) % 4
         top = s.discards[prev][-1] if s.takeable == prev and s.discards[prev] else None
-        d = st.columns(3)
-        d[0].button(t("pl_draw", lang), key=ps.step_key("pl_draw", g), type="primary", on_click=ps.act,
+        d = st.container(horizontal=True, gap="small")
+        d.button(t("pl_draw", lang), key=ps.step_key("pl_draw", g), type="primary", on_click=ps.act,
                     args=(db, g.id, step, {"type": "draw", "seat": seat}), icon=":material/add_box:")
         if top is not None:
-            d[1].button(t("pl_take", lang, tile=str(top)), key=ps.step_key("pl_take", g), on_click=ps.act,
+            d.button(t("pl_take", lang, tile=str(top)), key=ps.step_key("pl_take", g), on_click=ps.act,
                         args=(db, g.id, step, {"type": "take", "seat": seat, "tile": str(top)}))
         _rack(g, s, seat, step, k_build, "discard", lang)
         if st.session_state.get(ps.TRAIN_KEY):
@@ -129,12 +135,12 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
                                 required=True, format_func=lambda m: t(f"pl_mode_{m}", lang)) or "discard"
     st.markdown(f"**{esc(t('pl_tap_discard' if mode == 'discard' else 'pl_tap_build', lang))}**")
     _rack(g, s, seat, step, k_build, mode, lang)
-    b = st.columns(3)
+    b = st.container(horizontal=True, gap="small")
     if s.took is not None and s.took_unopened:  # P2: the taken discard goes back, then a draw
-        b[0].button(t("pl_return", lang, tile=str(s.took)), key=ps.step_key("pl_return", g), on_click=ps.act,
+        b.button(t("pl_return", lang, tile=str(s.took)), key=ps.step_key("pl_return", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "return", "seat": seat, "tile": str(s.took)}))
     if s.turn_base is not None:  # O6
-        b[1].button(t("pl_takeback", lang), key=ps.step_key("pl_takeback", g), on_click=ps.act,
+        b.button(t("pl_takeback", lang), key=ps.step_key("pl_takeback", g), on_click=ps.act,
                     args=(db, g.id, step, {"type": "takeback", "seat": seat}))
     if mode == "build":
         _build(db, g, s, seat, step, k_build, k_on, lang)
@@ -147,21 +153,21 @@ def _build(db: str, g: PlayGame, s: HandState, seat: int, step: Step, k_build: s
         st.text_input(t("pl_build_text", lang), key=k_build)
     opened = s.opened[seat] is not None
     kind = "open" if not opened or s.opened_this_turn else "meld"
-    c = st.columns(3)
-    c[0].button(t("pl_next_group", lang), key=ps.step_key("pl_next_group", g), on_click=ps.next_group, args=(k_build,))
-    c[1].button(t("pl_open_melds" if kind == "open" else "pl_meld", lang), key=ps.step_key("pl_melds", g), type="primary",
+    c = st.container(horizontal=True, gap="small")
+    c.button(t("pl_next_group", lang), key=ps.step_key("pl_next_group", g), on_click=ps.next_group, args=(k_build,))
+    c.button(t("pl_open_melds" if kind == "open" else "pl_meld", lang), key=ps.step_key("pl_melds", g), type="primary",
                 on_click=ps.place, args=(db, g.id, step, seat, kind, "melds", k_build))
-    c[2].button(t("pl_open_pairs" if kind == "open" else "pl_pairs", lang), key=ps.step_key("pl_pairs", g),
+    c.button(t("pl_open_pairs" if kind == "open" else "pl_pairs", lang), key=ps.step_key("pl_pairs", g),
                 on_click=ps.place, args=(db, g.id, step, seat, kind, "pairs", k_build))
     melds = [m for m in s.table if m is not None]
     if melds:
         with st.container(key="pl_on_box"):
             st.segmented_control(t("pl_layoff_on", lang), [m.index for m in melds], key=k_on,
                                  default=melds[0].index, format_func=lambda i: f"#{i}", required=True)
-        e = st.columns(3)
-        e[0].button(t("pl_layoff", lang), key=ps.step_key("pl_layoff", g), on_click=ps.layoff,
+        e = st.container(horizontal=True, gap="small")
+        e.button(t("pl_layoff", lang), key=ps.step_key("pl_layoff", g), on_click=ps.layoff,
                     args=(db, g.id, step, seat, "layoff", k_build, k_on))
-        e[1].button(t("pl_swap", lang), key=ps.step_key("pl_swap", g), on_click=ps.layoff,
+        e.button(t("pl_swap", lang), key=ps.step_key("pl_swap", g), on_click=ps.layoff,
                     args=(db, g.id, step, seat, "swap", k_build, k_on))
     st.button(t("pl_clear", lang), key=ps.step_key("pl_clear", g), on_click=ps.clear, args=(k_build,))
 
@@ -221,17 +227,17 @@ def hand_over(db: str, g: PlayGame, lang: str) -> None:
     tot = _scores(g, lang)
     me = g.people[0]
     links: dict[str, Any] = {"game": g.id, "lang": lang}
-    c = st.columns(3)
+    c = st.container(horizontal=True, gap="small")
     if g.stored >= len(g.finished_hands()):
-        c[0].page_link(data.PAGE_REF.get("review", "views/review.py"), label=t("pl_to_review", lang),
+        c.page_link(data.PAGE_REF.get("review", "views/review.py"), label=t("pl_to_review", lang),
                        query_params={**links, "rv_hand": g.hand}, icon=":material/rate_review:")
-        c[1].page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("pl_to_replay", lang),
+        c.page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("pl_to_replay", lang),
                        query_params={**links, "hand": g.hand, "seat": me}, icon=":material/play_arrow:")
     if g.game_over:
         st.subheader(t("pl_game_over", lang, n=g.planned))
         _ranks(g, tot, lang)
     else:
-        c[2].button(t("pl_next_hand", lang), key="pl_next_hand", type="primary", on_click=ps.next_hand,
+        c.button(t("pl_next_hand", lang), key="pl_next_hand", type="primary", on_click=ps.next_hand,
                     args=(db, g.id, ps.step_of(g)))
     st.download_button(t("pl_download", lang), play_games.log_text(g), file_name=f"{g.id}.jsonl",
                        mime="application/jsonl", key="pl_dl")

@@ -18,6 +18,7 @@ import time
 from datetime import UTC, datetime
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from analysis.game.record import RecordError
 from analysis.selfplay import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game
@@ -148,7 +149,10 @@ def _board() -> None:
         turn_view(DB, g, lang, waiting=moving)
     if moving:  # the next bot's turn after a pause a person can follow
         time.sleep(PAUSE_S)
-        st.rerun(scope="fragment")
+        try:
+            st.rerun(scope="fragment")
+        except StreamlitAPIException:  # a full run of the page (not the fragment's own): all of it again
+            st.rerun()
 
 
 _board()

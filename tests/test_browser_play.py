@@ -1,0 +1,162 @@
+"""The Play page in a real browser at 390×844 (a phone): a scripted person plays a whole hand
+against three bots by clicks (draws, opens when the quick finder sees an opening, discards),
+the page is reloaded mid-hand and the hand goes on where it was, the hand ends, is stored and
+its review opens."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_helpers import ARGS, CHROMIUM, needs_chromium, streamlit_server
+
+from analysis import store
+from analysis.players import View, greedy_opening
+from dashboard.state import play_games
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    db = tmp_path / "play.duckdb"
+    store.connect(db, seed=False).close()
+    with streamlit_server(db, tmp_path / "server.log") as url:
+        yield url, db
+
+
+def _idle(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=60_000)
+
+
+def _pick(page: Any, select: str, option: str) -> None:
+    """An option of a select box (opened again if a rerun closed it before the click)."""
+    for _ in range(5):
+        _idle(page)
+        page.wait_for_timeout(300)
+        page.locator(select).click()
+        opt = page.get_by_role("option", name=option)
+        try:
+            opt.wait_for(timeout=3_000)
+        except Exception:  # noqa: BLE001 - a rerun closed the list: open it again
+            continue
+        opt.click()
+        _idle(page)
+        return
+    raise AssertionError(f"no option {option} in {select}")
+
+
+def _turn(page: Any) -> dict[str, str]:
+    loc = page.locator('[data-testid="pl-turn"]')
+    return {k: loc.get_attribute(f"data-{k}") or "" for k in ("phase", "events", "mine", "hand")}
+
+
+def _wait_step(page: Any, events: str) -> None:
+    """Until the page shows a step after ``events`` (the person's next turn, or the hand's end)."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if page.locator('[data-testid="pl-over"]').count():
+            return
+        loc = page.locator('[data-testid="pl-turn"]')
+        if loc.count() and loc.get_attribute("data-events") != events and loc.get_attribute("data-mine") == "1":
+            _idle(page)
+            return
+        page.wait_for_timeout(150)
+    raise AssertionError(f"the page stayed at step {events}")
+
+
+def _tap_tile(page: Any, tile: str) -> None:
+    face = "J-0" if tile == "J" else f"{tile[0]}-{tile[1:]}"
+    page.locator(f'[class*="st-key-tile-{face}-"] button').first.click()
+    _idle(page)
+
+
+def _person_move(page: Any, db: Path, gid: str) -> int:
+    """One move of the scripted person; the clicks it took."""
+    turn = _turn(page)
+    if turn["phase"] == "draw":
+        page.locator('[class*="st-key-pl_draw-"] button').click()
+        _wait_step(page, turn["events"])
+        return 1
+    g = play_games.load(str(db), gid)
+    assert g is not None
+    s = g.state()
+    assert s is not None
+    seat = s.turn
+    clicks = 0
+    ev = greedy_opening(View.of(s, seat)) if s.opened[seat] is None else None
+    if ev is not None and "melds" in ev:  # open: build mode, the tiles of each per, then "open"
+        page.get_by_role("button", name="per / çift kur").click()
+        _idle(page)
+        for k, meld in enumerate(ev["melds"]):
+            if k:
+                page.locator('[class*="st-key-pl_next_group-"] button').click()
+                _idle(page)
+            for x in meld:
+                _tap_tile(page, x.split(">")[0])
+            clicks += len(meld) + (1 if k else 0)
+        page.locator('[class*="st-key-pl_melds-"] button').click()
+        _wait_step(page, turn["events"])
+        turn = _turn(page)
+        clicks += 2
+        if page.locator('[data-testid="pl-over"]').count():
+            return clicks
+    page.locator('[class*="st-key-tilerack-"] button').last.click()  # the discard: the rack's last tile
+    _wait_step(page, turn["events"])
+    return clicks + 1
+
+
+def test_play_a_hand_by_clicks_on_a_phone_reload_mid_hand_and_open_its_review(server: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, db = server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(f"{url}/play?lang=tr")
+            page.locator(".st-key-pl_start button").wait_for(timeout=60_000)
+            _idle(page)
+            page.locator(".st-key-pl_seed_in input").fill("2026")
+            page.locator(".st-key-pl_seed_in input").press("Tab")
+            for k in (1, 2, 3):  # greedy bots: a quick hand
+                _pick(page, f".st-key-pl_bot_{k} input", "açgözlü")
+            _idle(page)
+            page.locator(".st-key-pl_start button").click()
+            expect(page.locator('[data-testid="pl-turn"]')).to_be_visible(timeout=60_000)
+            page.locator(".st-key-pl_pause_in label").click()  # the bots' turns at once
+            _idle(page)
+            gid = page.url.split("play=")[1].split("&")[0]
+            _wait_step(page, "-1")
+            clicks = moves = 0
+            reloaded = False
+            while not page.locator('[data-testid="pl-over"]').count():
+                clicks += _person_move(page, db, gid)
+                moves += 1
+                assert moves < 120, "the hand did not end"
+                if moves == 6 and not reloaded:  # the game is stored, not kept in the session
+                    before = _turn(page)
+                    page.reload(wait_until="domcontentloaded")
+                    expect(page.locator('[data-testid="pl-turn"]')).to_have_attribute(
+                        "data-events", before["events"], timeout=60_000)
+                    _idle(page)
+                    reloaded = True
+            over = page.locator('[data-testid="pl-over"]')
+            expect(over).to_have_attribute("data-stored", "1", timeout=60_000)
+            assert reloaded
+            review = page.get_by_role("link", name="Elimin değerlendirmesi")
+            expect(review).to_be_visible(timeout=30_000)
+            review.click()
+            expect(page).to_have_url(f"{url}/review?game={gid}&lang=tr&rv_hand=1", timeout=30_000)
+            expect(page.get_by_text("Oyuncular: en iyi hamleye uyum ve maliyet")).to_be_visible(timeout=60_000)
+        finally:
+            browser.close()
+    log = (db.parent / "server.log").read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]
+    with store.reading(db) as con:
+        assert con.execute("SELECT valid, agrees FROM games WHERE game = ?", [gid]).fetchall() == [(True, True)]
