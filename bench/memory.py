@@ -1,0 +1,94 @@
+"""Peak memory of the istaka commands on hostile input that each rule alone allows.
+
+    python bench/memory.py                  # every case at full size
+    python bench/memory.py --quick          # small sizes (a minute)
+
+Each case is a file small on disk (gzip) that a reader without bounds replays at a cost growing
+with the square of its events: 8,000 open/takeback pairs in one turn (O6: one takeback a turn
+now, refused at the second), 25 hands of the R8 passed round by take and discard with an X4
+penalty at each discard (legal: every seat opened; 1,990 events a hand, under the reader's
+2,000), a 32,699-round score sheet (refused at 100 hands, G1), a 1,000,000-character player name.
+Each command runs in its own process; its peak resident memory (``ru_maxrss``) is printed beside
+its exit code and time. The target: every case under 1.5 GB (docs/limits.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from hostile_logs import take_discard_flood, takeback_flood  # noqa: E402
+
+TARGET_MB = 1536
+# runs one istaka command in this process and prints its peak RSS (MB) as the last stderr line
+RUN = ("import resource, sys\nfrom analysis.cli import main\ntry:\n    rc = main(sys.argv[1:])\n"
+       "finally:\n    print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, file=sys.stderr)\n"
+       "sys.exit(rc)\n")
+
+
+def sheet(rounds: int) -> str:
+    head = {"type": "game", "game": "big-sheet", "variant": "101", "players": ["A", "B", "C", "D"], "sheet": True}
+    res = {"type": "result", "game": "big-sheet", "finisher": None, "kind": "exhausted", "opened": [None] * 4,
+           "left": [0, 0, 0, 0], "penalties": []}
+    return "".join(json.dumps(x) + "\n" for x in [head] + [res | {"hand": i} for i in range(1, rounds + 1)])
+
+
+def long_name(chars: int) -> str:
+    lines = (ROOT / "tests" / "data" / "golden" / "normal_finish.jsonl").read_text("utf-8").splitlines()
+    head = json.loads(lines[0])
+    head["players"][0] = "x" * chars
+    return "\n".join([json.dumps(head)] + lines[1:]) + "\n"
+
+
+def run(args: list[str], cwd: Path) -> tuple[int, float, int, str]:
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", RUN, *args], capture_output=True, text=True, cwd=cwd,
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    rss = next((int(x.split()[1]) for x in reversed(p.stderr.splitlines()) if x.startswith("MAXRSS")), -1)
+    tb = "Traceback" in p.stderr
+    last = (p.stdout.strip().splitlines() or [""])[-1][:90]
+    return p.returncode, time.monotonic() - t0, rss, ("TRACEBACK " if tb else "") + last
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes")
+    a = ap.parse_args()
+    q = a.quick
+    cases = {
+        "takeback-8000": takeback_flood(400 if q else 8_000),
+        "take-discard-25x1990": take_discard_flood(3 if q else 25, 200 if q else 990),
+        "sheet-32699": sheet(2_000 if q else 32_699),
+        "name-1e6": long_name(1_000_000),
+    }
+    worst = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        print(f"{'case':24} {'gzip KB':>8} {'command':10} {'exit':>4} {'s':>6} {'RSS MB':>7}  last line")
+        for name, text in cases.items():
+            f = d / f"{name}.jsonl.gz"
+            f.write_bytes(gzip.compress(text.encode("utf-8")))
+            db = d / f"{name}.duckdb"
+            game = json.loads(text.split("\n", 1)[0])["game"]
+            for cmd in (["replay", str(f)], ["import", str(f), "--db", str(db)],
+                        ["analyze", "--db", str(db), "--no-progress"],
+                        ["report", game, "--db", str(db), "--out", str(d / "r.html")]):
+                rc, s, rss, last = run(cmd, d)
+                worst = max(worst, rss)
+                print(f"{name:24} {f.stat().st_size / 1024:8.1f} {cmd[0]:10} {rc:4} {s:6.1f} {rss:7}  {last}",
+                      flush=True)
+    print(f"worst peak: {worst} MB (target < {TARGET_MB} MB)")
+    return 0 if worst < TARGET_MB else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
