@@ -193,3 +193,14 @@ def test_a_spectator_link_never_edits_whatever_its_parameters(board: dict[str, A
     assert "geçerli değil" in _said(at) and not any(b.key == "save" for b in at.button)
     at = ui.open_page(_app(False), "sheet", sheet=s, watch=token)
     assert "geçerli değil" not in _said(at) and not any(b.key == "save" for b in at.button)
+
+
+def test_the_served_configuration_keeps_the_boards_upload_limit_and_budgets_above_it() -> None:
+    import tomllib
+
+    from dashboard.state import upload_guard, uploads
+
+    conf = tomllib.loads((Path(APP).parents[1] / ".streamlit" / "config.toml").read_text())
+    assert conf["server"]["address"] == "127.0.0.1"
+    assert conf["server"]["maxUploadSize"] == uploads.LIMIT_MB
+    assert upload_guard.SESSION_MB >= uploads.LIMIT_MB and upload_guard.SERVER_MB >= upload_guard.SESSION_MB
