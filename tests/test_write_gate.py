@@ -134,6 +134,11 @@ def test_every_write_function_of_the_dashboard_refuses_an_anonymous_session(boar
         with pytest.raises(access.WriteRefused) as e:
             w()
         assert isinstance(e.value, PermissionError) and "Not saved" in str(e.value)
+    from dashboard.state import jobs
+
+    ran: list[Any] = []
+    assert jobs.submit("deep", "x", lambda job: ran.append(job) or (0, None), "en") is None  # type: ignore[func-returns-value]
+    assert jobs.QUEUE.wait_idle(5) and not ran, "a reader's job was queued (it would write as authorized)"
     assert snapshot(board["folder"]) == before
 
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
+from dashboard.state import access
+
 MAX_WAITING = 20
 KEEP_DONE = 50  # finished jobs remembered (for their owners' pages)
 
@@ -166,7 +168,11 @@ def owner() -> str:
 
 
 def submit(kind: str, label: str, run: Callable[[Job], tuple[int, str | None]], lang: str) -> Job | None:
-    """Queue ``run`` for this session (the caller has checked access.can_write); a refusal is shown."""
+    """Queue ``run`` for this session; a refusal is shown. The job writes later with the right this
+    session has now (``writing_db(authorized=True)``), so the write gate is asked here."""
+    if not access.can_write():
+        st.warning(access.refusal_text(lang), icon=":material/block:")
+        return None
     got = QUEUE.submit(kind, label, owner(), run)
     if isinstance(got, str):
         j = QUEUE.of(owner())
