@@ -505,16 +505,62 @@ def f_many_errors(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
     return "noise.jsonl", good + rnd.choice([b"{}\n", b"[]\n", b"x\n", b'{"game":1}\n']) * rnd.choice([5_000, 50_000])
 
 
-FILE_CLASSES: dict[str, Callable[[random.Random, bytes], tuple[str, bytes]]] = {
+# legal input whose replay grows with the square of its events where the reader keeps no bound
+# (tests/hostile_logs.py; bench/memory.py measures them at full size)
+def f_takeback_flood(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    from hostile_logs import takeback_flood
+
+    return "takebacks.jsonl.gz", gzip.compress(good + takeback_flood(rnd.choice([2_000, 8_000])).encode())
+
+
+def f_take_discard(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    from hostile_logs import take_discard_flood
+
+    return "passround.jsonl.gz", gzip.compress(good + take_discard_flood(2, rnd.choice([400, 990])).encode())
+
+
+def f_sheet_flood(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    head = {"type": "game", "game": "flood-sheet", "variant": "101", "players": ["A", "B", "C", "D"], "sheet": True}
+    res = {"type": "result", "game": "flood-sheet", "finisher": None, "kind": "exhausted", "opened": [None] * 4,
+           "left": [0, 0, 0, 0], "penalties": []}
+    rows = [head] + [res | {"hand": i} for i in range(1, rnd.choice([5_000, 32_699]))]
+    return "sheet.jsonl.gz", gzip.compress(good + b"".join(dumps(x) + b"\n" for x in rows))
+
+
+def f_huge_player_name(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    head = {"type": "game", "game": "named", "variant": "101", "players": ["x" * rnd.choice([200, 9_999]), "B", "C", "D"]}
+    return "names.jsonl", good + dumps(head) + b"\n"
+
+
+def f_surrogates(rnd: random.Random, good: bytes) -> tuple[str, bytes]:
+    line = rnd.choice([b'{"type":"game","game":"s\\ud800","variant":"101","players":["A","B","C","D"]}',
+                       b'{"type":"game","game":"s2","variant":"101","players":["\\udfff","B","C","D"]}'])
+    return "surrogates.jsonl", good + line + b"\n"
+
+
+def f_junk_after_complete(rnd: random.Random, good: bytes) -> tuple[str, bytes, set[str]]:
+    """A complete game (its planned last hand ended), then more junk than the errors listed, some
+    naming it: the game is kept, its reason never cut."""
+    whole = (Path(__file__).parent / "data" / "golden" / "normal_finish.jsonl").read_bytes()
+    gid = json.loads(whole.split(b"\n", 1)[0])["game"]
+    junk = b"x\n" * 150 + dumps({"type": "draw", "game": gid}) + b"\n"
+    return "junk.jsonl", good + whole + junk * rnd.choice([1, 5]), {gid}
+
+
+FILE_CLASSES: dict[str, Callable[[random.Random, bytes], tuple[Any, ...]]] = {
     "gzip_bomb": f_gzip_bomb, "endless_line": f_endless_line, "bomb_one_line": f_bomb_one_line,
     "binary": f_binary, "gzip_named_plain": f_gzip_named_plain, "glob_name": f_glob_name,
-    "long_name": f_long_name, "many_errors": f_many_errors,
+    "long_name": f_long_name, "many_errors": f_many_errors, "takeback_flood": f_takeback_flood,
+    "take_discard": f_take_discard, "sheet_flood": f_sheet_flood, "huge_player_name": f_huge_player_name,
+    "surrogates": f_surrogates, "junk_after_complete": f_junk_after_complete,
 }
 # not files of bytes: paths the check opens as they are (a FIFO it makes, a device)
 SPECIAL_PATHS = ("fifo", "/dev/zero", "/dev/urandom")
 # what each class may keep: "all" the good games, "prefix" the good games but the last before the attack
 KEEPS = {"gzip_bomb": "prefix", "endless_line": "all", "bomb_one_line": "prefix", "binary": "none",
-         "gzip_named_plain": "none", "glob_name": "all", "long_name": "all", "many_errors": "all"}
+         "gzip_named_plain": "none", "glob_name": "all", "long_name": "all", "many_errors": "all",
+         "takeback_flood": "all", "take_discard": "all", "sheet_flood": "all", "huge_player_name": "all",
+         "surrogates": "all", "junk_after_complete": "all"}
 
 
 def hostile_files(seed: int, n: int, games: int = 3) -> list[tuple[str, str, bytes, set[str]]]:
@@ -533,7 +579,7 @@ def hostile_files(seed: int, n: int, games: int = 3) -> list[tuple[str, str, byt
                 ev["game"] = gid
             ids.append(gid)
             body += b"".join(dumps(e) + b"\n" for e in evs)
-        name, data = FILE_CLASSES[kind](rnd, body)
-        keep = {"all": set(ids), "prefix": set(ids[:-1]), "none": set()}[KEEPS[kind]]
+        name, data, *more = FILE_CLASSES[kind](rnd, body)  # more: games besides the good ones it must keep
+        keep = {"all": set(ids), "prefix": set(ids[:-1]), "none": set()}[KEEPS[kind]] | (more[0] if more else set())
         out.append((kind, name, data, keep))
     return out

@@ -264,8 +264,9 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
     n = 0
 
     def fail(g: GameLog, err: ReadError) -> None:
-        if g.complete:  # nothing after a game's last hand takes the game down with it
-            err.message += "; after the game's last hand: the line is not read, the game is kept"
+        if g.complete:  # nothing after a game's last hand takes the game down with it: a file error
+            err.message += f"; after the last hand of game {brief(g.id)}: the line is not read, the game is kept"
+            err.game = None
             errors.append(err)
         elif g.error is None:
             g.error = err
