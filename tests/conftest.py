@@ -13,6 +13,15 @@ import pytest
 os.environ.setdefault("ISTAKA_RAISE_ERRORS", "1")
 
 
+
+@pytest.fixture(autouse=True)
+def _error_details() -> None:
+    """.streamlit/config.toml hides error details from users; an AppTest's failure shows them whole."""
+    import streamlit.config
+
+    streamlit.config.set_option("client.showErrorDetails", "full")
+
+
 @pytest.fixture(autouse=True)
 def _keep_main_module() -> Iterator[None]:
     """Streamlit's AppTest leaves the page it ran installed as ``__main__``; a process pool

@@ -40,14 +40,14 @@ REASON_TEXT: dict[str, tuple[str, str]] = {
     "draw_better": ("alınan taş ıstakada tutulamıyor ya da işe yaramıyor; desteden çekmek daha iyi",
                     "the taken tile does not help; drawing is better"),
     # from the parts of the cost (parts_reason): the largest part, in words
-    "p_finishes": ("o dizide oyuncu eli dünyaların %{b}'inde bitiriyor, oynananda %{p}'inde (el sonu puanı {d} puan "
+    "p_finishes": ("o dizide oyuncunun eli bitirme oranı yüzde {b}, oynananda yüzde {p} (el sonu puanı {d} puan "
                    "daha iyi)", "with that line the seat finishes in {b}% of the worlds against {p}% (the hand-end "
                    "score {d} points better)"),
-    "p_blocks_finish": ("o dizi sonraki oyuncunun bitirmesini zorlaştırıyor: %{b} yerine %{p} (el sonu puanı {d} "
-                        "puan daha iyi)", "that line keeps the next player from finishing: {b}% of the worlds "
+    "p_blocks_finish": ("o dizi sonraki oyuncunun bitirmesini zorlaştırıyor: bitirme oranı yüzde {p} yerine yüzde {b} (el "
+                        "sonu puanı {d} puan daha iyi)", "that line keeps the next player from finishing: {b}% of the worlds "
                         "against {p}% (the hand-end score {d} points better)"),
-    "p_blocks_opening": ("o dizi sonraki oyuncunun açmasını zorlaştırıyor: %{b} yerine %{p} (el sonu puanı {d} "
-                         "puan daha iyi)", "that line keeps the next player from opening: {b}% of the worlds "
+    "p_blocks_opening": ("o dizi sonraki oyuncunun açmasını zorlaştırıyor: açma oranı yüzde {p} yerine yüzde {b} (el sonu "
+                         "puanı {d} puan daha iyi)", "that line keeps the next player from opening: {b}% of the worlds "
                          "against {p}% (the hand-end score {d} points better)"),
     "p_hand": ("o dizide el sonunda ıstakada kalan puan daha az: {b} yerine {p}",
                "that line leaves fewer points in the rack at the hand's end: {b} against {p}"),

@@ -26,7 +26,6 @@ from dashboard.board.replay_view import describe as describe_event
 from dashboard.board.tiles_view import esc, md_text, meld_html, notation_row, rack_html, tile_html
 
 _MSG = "_dv_msg"
-_PRECISE = "_dv_precise"  # (game, ord, step) evaluated for longer on request
 KINDS = ("take", "place", "discard")
 
 
@@ -79,10 +78,6 @@ def message() -> None:
 
 
 # ---- a line of play drawn as tiles -----------------------------------------------------------
-
-
-def _clean(ev: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ev.items() if k not in ("game", "hand", "t", "line")}
 
 
 def line_html(events: Sequence[Mapping[str, Any]], state: HandState | None, seat: int, players: Sequence[str],
@@ -337,29 +332,12 @@ def detail(game: str, ord: int, hand_no: int, r: Mapping[str, Any], names: Seque
 # ---- the Replay page ---------------------------------------------------------------------------
 
 
-def _played_label(decision: str, rows: Sequence[Mapping[str, Any]], nxt: Sequence[Mapping[str, Any]]) -> str | None:
-    """Which live candidate the log played next (None: none of these, or nothing follows)."""
-    evs = [_clean(e) for e in nxt]
-    if not evs:
-        return None
-    for r in rows:
-        cand = [_clean(e) for e in r["events"]]
-        if not cand:  # waiting, or placing nothing: the next move is the discard
-            if decision == "place" and evs[0].get("type") == "discard":
-                return str(r["label"])
-        elif cand[0].get("type") == "draw":  # a draw's tile is unknown to the seat: its event has none
-            if evs[0].get("type") == "draw":
-                return str(r["label"])
-        elif evs[: len(cand)] == cand:
-            return str(r["label"])
-    return None
-
-
 def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequence[str], lang: str,
                  next_events: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any] | None:
-    """The evaluator's top three decisions for the seat to move at this step, with expected points:
-    the stored deep review's where it graded this step, else evaluated now (a small budget).
-    Returns the first-ranked candidate ({"move", "expected"}), or None."""
+    """The deep review's verdict on the decisions taken at this step (the same one every surface
+    shows): the stored review's where there is one, else judged now with the review's own worlds
+    and seed, and said so. Returns the recommended candidate ({"move", "expected"}), or None."""
+    del next_events
     if state.over:
         return None
     seat = state.turn
@@ -367,36 +345,25 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
     stored = deep_data.stored_at(game, ord, step, lang)
     if stored:
         st.caption(t("dv_replay_stored", lang))
-        for j, r in enumerate(stored):
-            st.markdown(f'<div data-testid="dv-replay-lesson"><b>{esc(kind_label(r["kind"], lang))}</b>: '
-                        f'{esc(r["lesson"])}</div>', unsafe_allow_html=True)
-            if r.get("forced") and any(c.get("expected") is None for c in r["candidates"]):
-                st.caption(pw.t("pw_forced_why", lang))
-            else:
-                st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
-        return dict(stored[0]["candidates"][0]) if stored[0]["candidates"] else None
-    precise = st.session_state.setdefault(_PRECISE, set())
-    here = (game, ord, step)
-    with st.spinner(t("dv_replay_evaluating", lang)):
-        res = deep_data.live(game, ord, step, state, deep_data.PRECISE_BUDGET if here in precise else None)
-    if res is None:
+        rows = stored
+    else:
+        with st.spinner(t("dv_replay_evaluating", lang)):
+            rows = deep_data.verdict_at(game, ord, step, lang)
+        if rows:
+            st.caption(t("dv_replay_computed", lang, n=max(int(r["worlds"]) for r in rows)))
+    if not rows:
         st.caption(t("dv_replay_none", lang))
         return None
-    if res["only"]:
-        st.caption(t("dv_replay_only", lang))
-        return None
-    from analysis.review.lesson import describe
-
-    st.caption(t("dv_replay_live", lang, name=md_text(players[seat]), kind=kind_label(
-        {"draw": "take"}.get(res["decision"], res["decision"]), lang), n=res["worlds"]))
-    played = _played_label(res["decision"], res["rows"], next_events)
-    cands = [{"move": describe(r["events"], r["label"], lang), "expected": r["expected"], "se": r["se"], "n": r["n"],
-              "played": r["label"] == played} for r in res["rows"]]
-    st.dataframe(candidates_frame(cands, lang), hide_index=True, key="dv_rp_live")
-    if here not in precise:
-        st.button(t("dv_replay_precise", lang, s=deep_data.PRECISE_BUDGET), key="dv_precise",
-                  on_click=precise.add, args=(here,))
-    return dict(cands[0]) if cands else None
+    for j, r in enumerate(rows):
+        st.markdown(f'<div data-testid="dv-replay-lesson"><b>{esc(kind_label(r["kind"], lang))}</b>: '
+                    f'{esc(r["lesson"])}</div>', unsafe_allow_html=True)
+        if r.get("parts"):
+            st.caption(r["parts"])
+        if r.get("forced") and any(c.get("expected") is None for c in r["candidates"]):
+            st.caption(pw.t("pw_forced_why", lang))
+        else:
+            st.dataframe(candidates_frame(r["candidates"], lang), hide_index=True, key=f"dv_rp_{j}")
+    return dict(rows[0]["candidates"][0]) if rows[0]["candidates"] else None
 
 
 __all__ = ["candidates_frame", "deep_button", "detail", "kind_label", "line_html", "message", "min_cost_filter",

@@ -1,8 +1,8 @@
 """Retry this position: a seat's decision at one replay step, what was played hidden, the
 table as that seat saw it. The user draws or takes, places (an opening or lay-offs chosen from the
 evaluator's candidates, narrowed by the tiles picked on the rack) or discards; the evaluator
-(:func:`analysis.review.deep.grade_decision`, the deep review's grading from the seat's own view)
-judges each try in expected points against the best. After a miss comes a hint, never the answer;
+(:mod:`analysis.review.verdict`: the deep review's own verdict on the same decision, the try in
+place of the play) judges each try in expected points against the best. After a miss comes a hint, never the answer;
 after :data:`MAX_TRIES` misses, or on request, the answer.
 
 A position is written ``GAME/HAND/STEP/SEAT`` (``practice?retry=…`` opens it); the Replay's
@@ -24,7 +24,10 @@ import streamlit as st
 from analysis.evaluate import candidates
 from analysis.game import HandState, Tile, apply
 from analysis.players import View
-from analysis.review.deep import grade_decision, seat_knows
+from analysis.review.deep import grade_decision, judge_spot
+from analysis.review.spots import Spot as ReviewSpot
+from analysis.review.spots import seat_knows, seed_game, spot_seed
+from analysis.review.verdict import spot_at
 from analysis.review.kinds import declare_candidates, held_back
 from analysis.review.lesson import describe as move_words
 from analysis.review.reasons import reason_text
@@ -101,11 +104,19 @@ def problem(rp: data.Replay | None, spot: Spot, lang: str) -> str | None:
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _judge(key: str, kind: str, events: str, v: int, _state: HandState, _known: dict[int, list[Tile]]
-           ) -> dict[str, Any] | None:
+def _judge(key: str, kind: str, events: str, v: int, _rp: data.Replay) -> dict[str, Any] | None:
     spot = parse(key)
-    c = grade_decision(_state, spot.seat, kind, json.loads(events), seed=f"{spot.game}:{spot.hand}:{spot.step}:{kind}",
-                       known=_known, step=spot.step)
+    hr = _rp.hand(spot.hand)
+    assert hr is not None
+    game = seed_game(_rp.result)
+    tried = json.loads(events)
+    here = spot_at(hr, spot.step, kind, spot.seat)
+    if here is not None:  # the deep review's own decision: its verdict, the try in place of the play
+        c = judge_spot(game, hr, here, events=tried)
+    else:  # a decision the log's play never reached (a discard after a placing it did not make)
+        own = ReviewSpot(kind, spot.step, spot.seat, (), 0)
+        c = grade_decision(hr.steps[spot.step].state, spot.seat, kind, tried, seed=spot_seed(game, hr.hand, own),
+                           known=seat_knows(hr.steps, spot.step, spot.seat), step=spot.step)
     if c is None:
         return None
     return {"forced": c.forced, "expected": float(c.expected_played), "best_expected": float(c.expected_best),
@@ -117,14 +128,10 @@ def _judge(key: str, kind: str, events: str, v: int, _state: HandState, _known: 
 
 
 def judge(rp: data.Replay, spot: Spot, kind: str, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """One try judged in expected points from the seat's own view (what it knows sits in the other
-    racks included), priced on the deep review's fixed worlds against the best candidate:
-    {"expected", "best_expected", "diff", "ci", "cost", "right", "best_events", "reason", "rows"}."""
-    hr = rp.hand(spot.hand)
-    assert hr is not None
-    state = hr.steps[spot.step].state
-    known = seat_knows(hr.steps, spot.step, spot.seat)
-    return _judge(spot.key, kind, json.dumps(list(events), sort_keys=True), data.version(), state, known)
+    """One try judged as the deep review judges the same decision (analysis.review.verdict: its
+    candidates, worlds, seed and what the seat knows of the other racks), the try in place of what
+    was played: {"expected", "best_expected", "diff", "ci", "cost", "right", "best_events", "reason", "rows"}."""
+    return _judge(spot.key, kind, json.dumps(list(events), sort_keys=True), data.version(), rp)
 
 
 @st.cache_data(show_spinner=False, max_entries=128)

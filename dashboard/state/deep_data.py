@@ -1,6 +1,7 @@
-"""The deep review in the dashboard (issue 15): a game's stored deep review read once per database
-version, the deep pass run from a page (a progress callback per turn, then one write burst like
-``istaka analyze --deep``), and the evaluator's live top three for a replay step.
+"""The deep review in the dashboard: a game's stored deep review read once per database version,
+the deep pass run from a page (a progress callback per turn, then one write burst like
+``istaka analyze --deep``), and, where nothing is stored, the review's own verdict on a replay
+step's decisions (:func:`verdict_at`).
 
 No drawing here (:mod:`dashboard.board.deep_view` draws). Rows are plain dicts so that Streamlit can
 cache them; texts a user reads come from :mod:`analysis.review.lesson` in the page's language.
@@ -15,20 +16,17 @@ from typing import Any
 import streamlit as st
 
 from analysis import store
-from analysis.evaluate import PRICE_WORLDS, best, candidates, decision_of, evaluate
-from analysis.game import HandState
-from analysis.players import View
+from analysis.evaluate import PRICE_WORLDS
 from analysis.review import DEEP_BUDGET, DEEP_VERSION, Choice, GameReview
-from analysis.review.lesson import describe, sentence, to_json
+from analysis.review.deep import judge_spot
+from analysis.review.lesson import cost_split, describe, parts_line, sentence, shown, to_json
+from analysis.review.spots import seed_game, spots_at
 
 from dashboard.state import data
 
-# A replay step with no stored deep review is evaluated in a fixed number of worlds (no clock: the
-# same numbers on every machine, ~10 ms a step, so stepping stays fast), or, on request, for a
-# longer budget; each answer is cached per (game, hand, step).
-LIVE_WORLDS = 24  # worlds of the Replay panel's live evaluation (8 with the Python rollout model)
-DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision (issue 21)
-PRECISE_BUDGET = 1.0  # seconds
+# A replay step with no stored deep review is judged as the deep review would judge it (its worlds
+# and seed: the same verdict on every machine and every surface), cached per (game, hand, step).
+DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision
 TOP = 3
 KIND_ORDER = {"show": 0, "take": 1, "place": 2, "discard": 3}  # a turn's decisions in play order
 
@@ -70,9 +68,10 @@ def summary(game: str) -> dict[str, Any] | None:
 
 
 def choice_row(c: Choice, lang: str) -> dict[str, Any]:
-    """One graded decision as the page shows it: moves in words, the top three, the lesson."""
+    """One graded decision as the page shows it: moves in words, the top three, the lesson, the
+    cost's parts."""
     cands = []
-    for x in c.candidates[:TOP] + [x for x in c.candidates[TOP:] if x.get("played")]:
+    for x in shown(c):
         cands.append({"move": describe(x.get("events") or [], str(x.get("move")), lang), "label": x.get("move"),
                       "expected": None if x.get("expected") is None else float(x["expected"]),
                       "se": float(x.get("se") or 0.0), "n": int(x.get("n") or 0),
@@ -83,6 +82,7 @@ def choice_row(c: Choice, lang: str) -> dict[str, Any]:
             "expected_best": float(c.expected_best), "se": float(c.se), "cost": float(c.cost),
             "ci": None if c.ci is None else float(c.ci), "worlds": int(c.worlds), "forced": c.forced,
             "category": c.category, "lesson": sentence(c, lang), "candidates": cands,
+            "parts": parts_line(c, lang), "cost_parts": cost_split(c),
             "best_events": c.best_events, "played_events": list(c.played_events)}
 
 
@@ -149,35 +149,27 @@ def deep_job(game: str) -> Callable[[Any], tuple[int, str | None]]:
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _live(game: str, ord: int, step: int, v: int, budget: float | None, _state: HandState) -> dict[str, Any] | None:
-    state = _state
-    if state.over or state.phase == "over":
-        return None
-    seat = state.turn
-    view = View.of(state, seat)
-    decision = decision_of(view)
-    cands = candidates(view, decision)
-    if not cands:
-        return None
-    if len(cands) == 1:
-        return {"seat": seat, "decision": decision, "only": True, "rows": [], "worlds": 0}
-    seed = f"{game}:{ord}:{step}"
-    evs = (evaluate(view, cands, seed=seed, worlds=LIVE_WORLDS) if budget is None
-           else evaluate(view, cands, seed=seed, budget=budget))
-    b = best(evs)
-    ranked = sorted((e for e in evs if e.n == b.n), key=lambda e: e.mean)[:TOP]
-    return {"seat": seat, "decision": decision, "only": False, "worlds": b.n,
-            "rows": [{"label": e.candidate.label, "events": [dict(x) for x in e.candidate.events],
-                      "expected": float(e.mean), "se": float(e.se), "n": e.n} for e in ranked]}
+def _verdicts(game: str, ord: int, step: int, v: int) -> list[tuple[int, Choice]]:
+    rp = data.replay(game)
+    if rp is None or not 1 <= ord <= len(rp.result.hands):
+        return []
+    hr = rp.result.hands[ord - 1]
+    if not hr.steps:
+        return []
+    seats = frozenset({rp.result.view}) if rp.result.view is not None else None
+    out = []
+    for spot in spots_at(hr, step, seats):
+        c = judge_spot(seed_game(rp.result), hr, spot, worlds=DEEP_WORLDS)
+        if c is not None:
+            out.append((spot.seat, c))
+    return out
 
 
-def live(game: str, ord: int, step: int, state: HandState, budget: float | None = None) -> dict[str, Any] | None:
-    """The evaluator's top three for the seat to move at this step, from that seat's own view
-    (``View.of``), in :data:`LIVE_WORLDS` worlds or for ``budget`` seconds: {"seat", "decision"
-    (draw, place or discard), "rows": [{label, events, expected, se, n}], "worlds"}; None when
-    nobody is to move."""
-    return _live(game, ord, step, data.version(), budget, state)
+def verdict_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]]:
+    """The decisions taken at this step judged now exactly as the deep review judges them (the
+    same spots, candidates, worlds and seed: analysis.review.verdict), for a game with no stored
+    deep review; rows as :func:`hand_choices` gives them."""
+    return [{"ord": ord, "seat": seat, **choice_row(c, lang)} for seat, c in _verdicts(game, ord, step, data.version())]
 
 
-__all__ = ["LIVE_WORLDS", "PRECISE_BUDGET", "TOP", "choice_row", "current", "hand_choices", "live", "review", "run_deep",
-           "stored_at", "summary"]
+__all__ = ["TOP", "choice_row", "current", "hand_choices", "review", "run_deep", "stored_at", "summary", "verdict_at"]
