@@ -17,6 +17,9 @@ from typing import Any
 from .common import UsageError, add_cluster, busy, cluster_of, write_atomic
 
 
+MAX_REPORT_CHARS = 16 << 20  # a report (an 11-hand game's is some 100 KB)
+
+
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     db_help = "database file (default: $ISTAKA_DB, else data/istaka.duckdb)"
     a = sub.add_parser("analyze", help="grade every move of the stored games (the move review)",
@@ -150,6 +153,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if args.min_cost < 0:
             raise UsageError("--min-cost must be 0 or more")
         text = render(res, gr, lang=args.lang, min_cost=args.min_cost, notes=notes)
+    if len(text) > MAX_REPORT_CHARS:  # a game of legal but endless turns: refused before it is written
+        raise UsageError(f"the report of {args.game} would be {len(text) / 2**20:,.0f} MB, past the limit of "
+                         f"{MAX_REPORT_CHARS >> 20} MB (docs/limits.md); nothing was written")
     write_atomic(args.out, text)
     print(f"{args.out}: {gr.depth} review of {args.game} ({max(1, len(text) // 1024)} KB)")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import threading
@@ -50,15 +51,19 @@ def secret(create: bool) -> bytes | None:
         except FileNotFoundError:
             if not create:
                 return None
-            p.parent.mkdir(parents=True, exist_ok=True)
             raw = secrets.token_hex(32).encode("ascii")
             try:
                 fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             except FileExistsError:  # another server process made it a moment ago
                 raw = p.read_bytes().strip()
+            except OSError:  # a folder this server cannot write: a secret for this process only
+                logging.getLogger("istaka.dashboard").warning(
+                    "cannot write %s: spectator links and writer cookies last until a restart", p)
             else:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(raw)
+        except OSError:  # unreadable
+            return None
         if len(raw) < 32:  # an empty or truncated file is no secret
             return None
         _CACHE[str(p)] = raw
