@@ -294,3 +294,17 @@ def test_a_plain_streamlit_run_listens_on_this_machine_only() -> None:
 
     cfg = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text("utf-8"))
     assert cfg["server"]["address"] == "127.0.0.1"
+
+
+def test_a_report_past_its_size_limit_is_refused_and_nothing_is_written(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.cli import main
+    from analysis.cli import review as cli_review
+
+    log = str(Path(__file__).parent / "data" / "golden" / "normal_finish.jsonl")
+    monkeypatch.setattr(cli_review, "MAX_REPORT_CHARS", 2_000)  # bench/memory.py: 25 long hands made 159 MB
+    out = tmp_path / "r.html"
+    assert main(["report", "normal-1", "--log", log, "--out", str(out)]) == 2
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(cli_review, "MAX_REPORT_CHARS", 16 << 20)
+    assert main(["report", "normal-1", "--log", log, "--out", str(out)]) == 0 and out.exists()
