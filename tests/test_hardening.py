@@ -441,7 +441,7 @@ def test_an_opening_exactly_at_the_threshold_reaches_it_O1_O3() -> None:
 
 @pytest.mark.parametrize("variant,lays_off", [("101", True), ("101-classic", False)])
 def test_best_turn_lays_off_in_the_opening_turn_only_where_L6_allows(variant: str, lays_off: bool) -> None:
-    from analysis.cli.solve import solve_position
+    from analysis.cli.position import solve_position
 
     res = solve_position({"rack": "R9 K2 Y5 B11", "indicator": "Y1", "variant": variant, "opened_this_turn": True,
                           "opened": {"kind": "points", "value": 120}, "table": [["R6", "R7", "R8"]]})

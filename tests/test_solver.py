@@ -13,7 +13,7 @@ import pytest
 
 from analysis.game import HandState, Opening, TableMeld
 from analysis.game import PRESETS, resolve
-from analysis.cli.solve import solve_position, state_from_position
+from analysis.cli.position import solve_position, state_from_position
 from analysis.solver import best_pairs_opening, best_points_opening, best_turn, rack_penalty, solve
 from analysis.game import FACES, FALSE_OKEY, Tile, parse_placed
 from analysis.game.tiles import tiles

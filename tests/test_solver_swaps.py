@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from analysis.cli.solve import solve_position
+from analysis.cli.position import solve_position
 from analysis.solver import search
 
 FULL_RUN = ["R1", "R2", "R3", "R4", "R5", "K1>R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13"]

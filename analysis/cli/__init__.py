@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from .common import UsageError
+from .common import TILES_HELP, HelpFormatter, UsageError
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 # the module of each command, in the order ``istaka --help`` lists them: a command imports only
@@ -25,11 +25,23 @@ OWNER = {"replay": "replay", "solve": "solve", "simulate": "simulate", "match": 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or only of ``command`` when it names one."""
-    p = argparse.ArgumentParser(prog="istaka", description="Istaka: the analysis board for 101 Okey.")
+    p = argparse.ArgumentParser(prog="istaka", description="Istaka: the analysis board for 101 Okey. "
+                                "`istaka COMMAND --help` tells what a command does and takes.",
+                                epilog=TILES_HELP, formatter_class=HelpFormatter)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for name in (OWNER[command],) if command in OWNER else MODULES:
         COMMANDS.update(importlib.import_module(f"{__name__}.{name}").register(sub))
+    _same_format(p)
     return p
+
+
+def _same_format(parser: argparse.ArgumentParser) -> None:
+    """Every command's help, and its subcommands', formatted as the top level's."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sp in action.choices.values():
+                sp.formatter_class = HelpFormatter
+                _same_format(sp)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

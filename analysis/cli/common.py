@@ -46,6 +46,33 @@ def rule_overrides(variant: str, rules: str | None) -> dict[str, Any] | None:
     return overrides
 
 
+TILES_HELP = """\
+tiles (RULES.md T1-T5):
+  R7      a colour letter and a number, 1 to 13: R red (kırmızı), Y yellow (sarı), B blue (mavi), K black (siyah)
+  J       the false okey (sahte okey): it always counts as the okey's face (T5)
+  okey    the indicator's colour, one number higher (T3): indicator R5, okey R6; indicator 13, okey 1. In a rack the okey is written as its face (R6)
+  R6>K9   in a meld, a wild tile as PHYSICAL>STANDS_FOR: the okey R6 standing for the black 9
+  rack    tiles separated by spaces or commas: "R1 R2 R3 J\""""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, but a text's own lines are kept, each wrapped on its own; a line
+    ``  TERM    text`` wraps under its text (the tile notation above reads as a list)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import re
+        import textwrap
+
+        out = []
+        for line in text.splitlines():
+            m = re.match(r"(\s+\S+\s{2,})", line)
+            hang = indent + " " * len(m.group(1)) if m else indent
+            first = indent + line[:len(m.group(1))] if m else indent
+            body = " ".join(line[len(m.group(1)):].split()) if m else " ".join(line.split())
+            out.append(textwrap.fill(body, width, initial_indent=first, subsequent_indent=hang) if line.strip() else "")
+        return "\n".join(out)
+
+
 CLUSTER_HELP = ("do the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or local:N "
                 "(N worker processes on this machine for this run); this process stays the only writer")
 

@@ -16,12 +16,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from analysis.selfplay import BOTS, duplicate_match
+from .simulate import BOT_NAMES
 
 FEW_DEALS = 30  # below this many deals the paired interval is too wide to rank anything
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from analysis.selfplay import BOTS, duplicate_match
+
     from .common import UsageError, cluster_of, rule_overrides
 
     bots = [b.strip() for b in args.bots.split(",")]
@@ -68,8 +70,12 @@ def cmd_match(args: argparse.Namespace) -> int:
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     from .common import add_cluster
 
-    p = sub.add_parser("match", help="a duplicate match between two bots: paired mean difference and 95%% CI")
-    p.add_argument("--bots", required=True, help=f"A,B: two of {', '.join(BOTS)}")
+    p = sub.add_parser("match", help="a duplicate match between two bots: paired mean difference and 95%% CI",
+                       description="A duplicate match: every deal is played by four B seats and again with A in "
+                       "each seat among three B; the paired difference per hand-seat (A's score minus B's in the "
+                       "same seat of the same deal), its mean and 95%% interval. Negative: A scores fewer "
+                       "points, A is better.")
+    p.add_argument("--bots", required=True, help=f"A,B: two of {', '.join(BOT_NAMES)}")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
     p.add_argument("--rules", help='option overrides as JSON, e.g. \'{"esli": true}\'')
     p.add_argument("--deals", type=int, default=100, help="deals (each gives four paired hand-seats)")

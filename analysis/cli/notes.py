@@ -14,10 +14,13 @@ from typing import Any
 
 from .common import UsageError, busy
 
+# for --help, without importing the store (DuckDB and pandas: a second and more); the same as
+# analysis.store.notes.MARKS and MAX_TEXT (tests/test_cli_help.py), which check every note written
+MARKS = ("", "!!", "!", "?!", "?", "??")
+MAX_TEXT = 2_000
+
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
-    from analysis.store.notes import MARKS, MAX_TEXT
-
     p = sub.add_parser("notes", help="a game's notes: a mark and a comment on a step (list, set, delete)",
                        description="The coach's notes on a game, as the dashboard's Replay writes them.")
     p.add_argument("game", metavar="GAME", help="game id")

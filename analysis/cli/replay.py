@@ -7,11 +7,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
-
-from analysis.game import GameResult, ReadError, read_file, replay_game
+from typing import TYPE_CHECKING, Any
 
 from .common import UsageError
+
+if TYPE_CHECKING:  # the engine is imported when a log is replayed, not for --help
+    from analysis.game import GameResult
 
 SEAT_WIDTH = 7
 
@@ -50,6 +51,8 @@ def _print_game(g: GameResult, out: Any) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from analysis.game import ReadError, read_file, replay_game
+
     games: list[GameResult] = []
     errors = []
     unreadable = []  # files that cannot be opened or decoded: exit 2, the other files still replay
@@ -89,9 +92,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
-    r = sub.add_parser("replay", help="replay game logs with the rules engine and report scores")
+    r = sub.add_parser("replay", help="replay game logs with the rules engine and report scores",
+                       description="Replay .jsonl / .jsonl.gz game logs with every rule checked: each hand's "
+                       "scores and penalties, the first illegal move with its line and rule, and every "
+                       "difference from the scores the log recorded. Exit 1 when a game is invalid or "
+                       "disagrees, 2 when a file cannot be read.")
     r.add_argument("files", nargs="+", metavar="FILE", help=".jsonl or .jsonl.gz game logs")
     r.add_argument("--game", help="only this game id")
     r.add_argument("--json", action="store_true", help="machine-readable output (docs/cli.md)")

@@ -30,7 +30,8 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     a.add_argument("--force", action="store_true", help="annotate every game again")
     a.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
     a.add_argument("--json", action="store_true", help="print the summary as JSON")
-    a.add_argument("--no-progress", action="store_true", help="no progress bar")
+    a.add_argument("--no-progress", action="store_true",
+                   help="no progress: no bar on a terminal, no line per game on stderr otherwise")
     a.add_argument("--deep", action="store_true",
                    help="grade every decision in expected points with the evaluator (about 30 s a game per core)")
     a.add_argument("--budget", type=float, default=None, metavar="SECONDS",
@@ -77,10 +78,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
             if isinstance(err, store.DatabaseBusy):
                 raise
             raise UsageError(str(err)) from None
+        bar = not args.no_progress and sys.stderr.isatty()
         try:
-            s = analyze(con, jobs=args.jobs, force=args.force,
-                        progress=not args.no_progress and sys.stderr.isatty(), games=args.game, cluster=cluster,
-                        deep=args.deep, budget=budget, worlds=args.worlds)
+            s = analyze(con, jobs=args.jobs, force=args.force, progress=bar, games=args.game, cluster=cluster,
+                        deep=args.deep, budget=budget, worlds=args.worlds,
+                        each=None if bar or args.no_progress else _log_game)
         finally:
             con.close()
     if args.json:
@@ -90,6 +92,13 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         for e in s.errors or []:
             print(f"  failed: {e}")
     return 1 if s.failed else 0
+
+
+def _log_game(a: Any, done: int, todo: int) -> None:
+    """Progress where no bar can be drawn (a log file, a pipe): one line per game on stderr."""
+    what = (f"failed: {(a.error.splitlines() or [''])[0]}" if a.error is not None else
+            f"{len(a.decisions)} decisions, {len(a.mistakes)} mistakes, {a.seconds:.1f}s")
+    print(f"analyze: {done}/{todo} {a.game}: {what}", file=sys.stderr, flush=True)
 
 
 def report_json(gr: Any, res: Any, notes: Sequence[Any], lang: str) -> dict[str, Any]:

@@ -14,18 +14,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from analysis.selfplay import (
-    BOTS,
-    SAMPLE_GAMES,
-    SAMPLE_SEED,
-    run,
-    sample_specs,
-    specs,
-    write_records,
-)
+# the bots' names for --help, without importing them (the bots import the evaluator); the same
+# names as analysis.selfplay.BOTS (tests/test_cli_help.py)
+BOT_NAMES = ("random", "greedy", "solver", "expert", "clairvoyant")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from analysis.selfplay import BOTS, SAMPLE_GAMES, SAMPLE_SEED, run, sample_specs, specs, write_records
+
     from .common import UsageError, cluster_of, rule_overrides
 
     if args.sample:
@@ -66,12 +62,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     from .common import add_cluster
 
-    p = sub.add_parser("simulate", help="self-play games by bots, written as v1 game logs")
+    p = sub.add_parser("simulate", help="self-play games by bots, written as v1 game logs",
+                       description="Self-play: four bots play whole games under a preset's rules, written as "
+                       "v1 game logs (the same seed, the same bytes); --sample rebuilds the committed sample set.")
     p.add_argument("--games", type=int, help="how many games (sample: 60)")
     p.add_argument("--variant", default="101", help="preset: 101, 101-classic or 51")
     p.add_argument("--rules", help='option overrides as JSON, e.g. \'{"esli": true}\'')
     p.add_argument("--bots", default="greedy,greedy,greedy,greedy",
-                   help=f"four bots in seat order ({', '.join(BOTS)}), or one for all")
+                   help=f"four bots in seat order ({', '.join(BOT_NAMES)}), or one for all")
     p.add_argument("--hands", type=int, help="hands per game (default: the rules' count)")
     p.add_argument("--seed", type=int, help="the same seed gives the same file byte for byte")
     p.add_argument("--out", help="FILE.jsonl or FILE.jsonl.gz (default: stdout)")

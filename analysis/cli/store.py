@@ -30,12 +30,16 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_cluster(p)
 
-    e = sub.add_parser("errors", help="list import errors and invalid games")
+    e = sub.add_parser("errors", help="list import errors and invalid games",
+                       description="Every import error and invalid game in the database, one a line: the file "
+                       "and line, the game, what was wrong and the rule it breaks. Exit 1 when there is any.")
     e.add_argument("--db", help=db_help)
     e.add_argument("--file", help="only errors of this file")
     e.add_argument("--json", action="store_true", help="one JSON object per line")
 
-    x = sub.add_parser("export", help="write the database's tables as Parquet files")
+    x = sub.add_parser("export", help="write the database's tables as Parquet files",
+                       description="Write the database's tables as Parquet files, one a table, or as a "
+                       "hive-partitioned Parquet lake (--partition) that ISTAKA_DB=DIR opens read-only.")
     x.add_argument("--parquet", required=True, metavar="DIR", help="directory for <table>.parquet")
     x.add_argument("--partition", metavar="KEYS",
                    help="a Parquet lake instead: DIR/<table>/variant=.../month=.../*.parquet, hive-partitioned "

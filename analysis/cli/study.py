@@ -17,13 +17,18 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
                        description="Studies: named, ordered positions with a note each (made on the dashboard's "
                        "Replay and Studies pages). A study file carries the log lines of every game it refers to.")
     cmds = p.add_subparsers(dest="study_command", metavar="ACTION")
-    ls = cmds.add_parser("list", help="the stored studies")
+    ls = cmds.add_parser("list", help="the stored studies",
+                         description="The stored studies, one a line: its number, its name and how many positions it holds.")
     ls.add_argument("--db", help=db_help)
-    ex = cmds.add_parser("export", help="write a study and its games to one file")
+    ex = cmds.add_parser("export", help="write a study and its games to one file",
+                         description="Write a study to one file: its positions and notes, and the log lines of "
+                         "every game it refers to, for a database that does not hold them.")
     ex.add_argument("name", metavar="NAME", help="the study's name (or its number, as `istaka study list` shows)")
     ex.add_argument("--out", required=True, metavar="FILE", help="the file to write (e.g. lesson.istaka-study)")
     ex.add_argument("--db", help=db_help)
-    im = cmds.add_parser("import", help="store a study file's games (the normal import) and the study")
+    im = cmds.add_parser("import", help="store a study file's games (the normal import) and the study",
+                         description="Store a study file: its games go through the normal import (replayed, "
+                         "checked, each written whole or not at all), then the study itself.")
     im.add_argument("file", metavar="FILE", help="a study file (istaka study export, or the Studies page)")
     im.add_argument("--name", help="store the study under this name instead of the file's")
     im.add_argument("--replace", action="store_true",

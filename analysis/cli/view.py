@@ -10,13 +10,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from analysis.game import read_file, write
-from analysis.game.cut import cut_view
-
 from .common import UsageError
 
 
 def cmd_view(args: argparse.Namespace) -> int:
+    from analysis.game import read_file, write  # the engine, not for --help
+    from analysis.game.cut import cut_view
+
     if not 0 <= args.seat <= 3:
         raise UsageError(f"--seat must be 0-3, got {args.seat}")
     try:

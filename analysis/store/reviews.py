@@ -247,17 +247,27 @@ def _results(todo: Iterable[tuple[Any, ...]], total: int, jobs: int, cluster: Cl
 
 def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = False, progress: bool = False,
             batch: int = 20, games: Sequence[str] | None = None, cluster: Cluster | None = None,
-            deep: bool = False, budget: float = DEEP_BUDGET, worlds: int | None = None) -> AnalyzeSummary:
-    """Annotate every game not yet annotated by the current solver version (``games``: only these;
-    ``cluster``: on its workers, this process writing as results arrive; ``jobs`` is then unused)."""
+            deep: bool = False, budget: float = DEEP_BUDGET, worlds: int | None = None,
+            each: Callable[[Annotated, int, int], None] | None = None) -> AnalyzeSummary:
+    """Annotate every game not yet annotated by the current solver version (``games``: only these,
+    and the summary counts only them, a game not stored counted as failed; ``cluster``: on its
+    workers, this process writing as results arrive; ``jobs`` is then unused). ``each(a, done,
+    todo)`` is called as each game's review comes back (a log line where no bar can be drawn)."""
     t0 = time.perf_counter()
-    total = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
     depth = "deep" if deep else "quick"
     todo_ids = pending(con, force=force, depth=depth)
-    if games is not None:
-        want = set(games)
+    missing: list[str] = []
+    if games is None:
+        total = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    else:
+        want = dict.fromkeys(games)  # asked once each, in order
+        stored = {r[0] for r in con.execute("SELECT game FROM games WHERE list_contains(?::VARCHAR[], game)",
+                                            [list(want)]).fetchall()} if want else set()
+        missing = [g for g in want if g not in stored]
         todo_ids = [x for x in todo_ids if x[0] in want]
-    summary = AnalyzeSummary(games=total, skipped=total - len(todo_ids), errors=[])
+        total = len(stored)
+    summary = AnalyzeSummary(games=total + len(missing), skipped=total - len(todo_ids), failed=len(missing),
+                             errors=[f"{g}: no such game in the database" for g in missing])
 
     def todo() -> Iterator[tuple[Any, ...]]:  # each game loaded when its turn comes, not all at once
         for gid, cs in todo_ids:
@@ -272,7 +282,7 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
         bar = tqdm(total=len(todo_ids), unit="game", desc="analyze", leave=False)
     buf: list[Annotated] = []
     try:
-        for a in _results(todo(), len(todo_ids), jobs, cluster, progress):
+        for done, a in enumerate(_results(todo(), len(todo_ids), jobs, cluster, progress), 1):
             summary.cpu_seconds += a.seconds
             if a.error is not None:
                 summary.failed += 1
@@ -287,6 +297,8 @@ def analyze(con: duckdb.DuckDBPyConnection, *, jobs: int = 1, force: bool = Fals
                 _flush(con, buf, summary)
             if bar is not None:
                 bar.update(1)
+            if each is not None:
+                each(a, done, len(todo_ids))
         _flush(con, buf, summary)
     finally:
         if bar is not None:
