@@ -212,3 +212,28 @@ def test_practice_score_line_shows_no_markdown_escape_in_its_html_block(app: App
     _ok(at)
     html = _html(at)
     assert "Bu oturumda: 0 / 0 pozisyon doğru" in html and "\\:" not in html
+
+
+def test_the_quick_screen_is_labelled_and_gives_way_to_the_verdict(app: AppTest, db: Path) -> None:
+    """A game with only the quick review: each finding on Replay is labelled a screen, and where the
+    judge's verdict on the same decision finds no clear loss the screen gives way to it."""
+    from analysis.review import CATEGORY_KIND
+
+    from dashboard.state import deep_data
+
+    ms = _read(db, "game_mistakes", "rv-a")
+    assert len(ms) and _read(db, "review_depth", "rv-a") == "quick"
+    seen = {"screen": 0, "gives_way": 0}
+    for _, m in ms.head(8).iterrows():
+        at = ui.open_page(app, "replay", game="rv-a", hand=int(m["hand"]), step=int(m["step"]), lang="en")
+        texts = [w.value for w in at.warning] + [i.value for i in at.info]
+        assert not any(x.startswith("The review at this turn") for x in texts)  # never the verdict's words
+        rows = deep_data.verdict_at("rv-a", int(m["ord"]), int(m["step"]), "en")
+        v = next((r for r in rows if r["kind"] == CATEGORY_KIND.get(str(m["category"]))), None)
+        if v is not None and v["cost"] <= 0:
+            assert any("verdict on the same decision finds no clear loss" in x for x in texts)
+            seen["gives_way"] += 1
+        else:
+            assert any(x.startswith("The quick screen at this turn") for x in texts)
+            seen["screen"] += 1
+    assert seen["screen"] + seen["gives_way"] >= 3

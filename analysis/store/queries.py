@@ -380,6 +380,13 @@ def game_review(con: Con, game: str) -> pd.DataFrame:
         WHERE d.game = ? GROUP BY d.seat, d.player ORDER BY d.seat""", [game])
 
 
+def review_depth(con: Con, game: str) -> str | None:
+    """How a game's stored review was made: ``deep`` (every decision priced, the verdict), ``quick``
+    (the exact checks: a screen), or None (not reviewed)."""
+    rows = con.execute("SELECT depth FROM review_games WHERE game = ?", [game]).fetchall()
+    return str(rows[0][0] or "quick") if rows else None
+
+
 def game_mistakes(con: Con, game: str, ord: int | None = None) -> pd.DataFrame:
     """A game's mistakes, worst first: ord, hand, seat, player, turn, step (the replay step to
     look at), line, category, cost, severity, detail (JSON text)."""

@@ -82,13 +82,19 @@ def _read(fn: Any, *args: Any, **kw: Any) -> Any:
 def _game(v: int, path: str, game: str) -> dict[str, Any]:
     def run(con: Any) -> dict[str, Any]:
         return {"seats": queries.game_review(con, game), "mistakes": queries.game_mistakes(con, game),
-                "status": queries.review_status(con)}
+                "status": queries.review_status(con), "depth": queries.review_depth(con, game)}
     return _read(run)
 
 
 def game(game_id: str) -> dict[str, Any]:
     """The annotations of one game: seats (per-seat measures) and mistakes (worst first)."""
     return _game(data.version(), data.db_file(), game_id)
+
+
+def screened(game_id: str) -> bool:
+    """The game's stored findings come from the quick review alone: a screen, which gives way to
+    the deep review's verdict wherever that is shown."""
+    return game(game_id).get("depth") == "quick"
 
 
 def analyzed(game_id: str) -> bool:

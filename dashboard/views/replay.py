@@ -12,8 +12,10 @@ import time
 import pandas as pd
 import streamlit as st
 
+from analysis.review import CATEGORY_KIND
+
 from dashboard.board import game_rules
-from dashboard.state import data, suggest, url_state
+from dashboard.state import data, deep_data, suggest, url_state
 from dashboard.state import review_data as rv
 from dashboard.board import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
 from dashboard.words.graph_words import t as gw
@@ -234,11 +236,21 @@ if turn is not None and not (state.over and turn.end < step):
     # what the move review found in this turn (a Review link lands here)
     for _, m in rv.hand_mistakes(str(game), int(hand_no)).iterrows():
         if int(m["seat"]) == turn.seat and turn.start <= int(m["step"]) <= turn.end and viewer in (None, turn.seat):
-            st.warning(link_rules(md_text(t("review_says", lang, sev=f'{rv.SEV_ICON[str(m["severity"])]} '
-                                            f'{rv.severity(str(m["severity"]), lang)}',
-                                            cat=rv.category(str(m["category"]), lang), cost=int(m["cost"]),
-                                            why=rv.definition(str(m["category"]), lang))), lang),
-                       icon=":material/flag:")
+            words = dict(sev=f'{rv.SEV_ICON[str(m["severity"])]} {rv.severity(str(m["severity"]), lang)}',
+                         cat=rv.category(str(m["category"]), lang), cost=int(m["cost"]),
+                         why=rv.definition(str(m["category"]), lang))
+            if not rv.screened(str(game)):
+                st.warning(link_rules(md_text(t("review_says", lang, **words)), lang), icon=":material/flag:")
+                continue
+            # the quick review is a screen: where the verdict on the same decision disagrees, it gives way
+            kind = CATEGORY_KIND.get(str(m["category"]))
+            verdict = next((r for r in deep_data.verdict_at(str(game), rp.hand_index(int(hand_no)) + 1, int(m["step"]),
+                                                            lang) if r["kind"] == kind), None)
+            if verdict is not None and verdict["cost"] <= 0:
+                st.info(md_text(t("screen_gives_way", lang, cat=words["cat"], lesson=verdict["lesson"])),
+                        icon=":material/filter_alt:")
+            else:
+                st.warning(link_rules(md_text(t("review_says_screen", lang, **words)), lang), icon=":material/flag:")
 if turn is None or state.over and turn.end < step:
     st.caption(t("none", lang))
 elif viewer is not None and turn.seat != viewer:  # a hidden rack: nothing to suggest from
