@@ -150,9 +150,48 @@ def test_games_upload_imports_good_games_and_lists_bad_lines(app: AppTest, tmp_p
     errors = _frame(at, "Satır")  # the upload's errors (the first such table)
     assert (errors["Dosya"] == "upload.jsonl").any()  # the uploaded name, not a temporary path
     assert str(len(good) + 2) in errors["Satır"].tolist()  # the broken line, by its number in the file
-    assert "not JSON" in " ".join(map(str, errors.iloc[:, -1]))
+    assert "Bu satır okunamıyor" in " ".join(map(str, errors.iloc[:, -1]))  # the reader's words, in Turkish
     assert "None" not in errors.to_string() and "istaka-upload-" not in errors.to_string()
     assert "up-1" in _html(at) and "replay?game=up-1" in _html(at)  # a link to the new game
+
+
+def _upload_lines(at: AppTest) -> list[str]:
+    """The upload's errors as the page lists them, their Markdown escapes and HTML entities read."""
+    box = next(m.value for m in at.markdown if m.value.startswith("- **"))
+    return [html.unescape(re.sub(r"\\(.)", r"\1", x)) for x in box.split("\n")]
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_games_upload_errors_are_whole_plain_sentences_every_bad_line_and_a_cut_file(app: AppTest, lang: str) -> None:
+    """An upload's errors read like the page, not like a parser: the line, the game, what is wrong
+    in the page's language; every bad line of a game (not only its first); a gzip file cut short
+    said as such in full (a table cell cut that sentence)."""
+    import gzip
+
+    bad = [{"type": "game", "game": "up-bad", "variant": "101", "players": ["A", "B", "C", "D"]}]
+    text = "\n".join(json.dumps(e) for e in make_game("up-ok", seed=3) + bad)
+    text += '\n{"type":"hand","game":"up-bad","hand":1,"starter":tru}\n{"type":"draw","game":"up-bad"}\n'
+    text += '{"type":"draw","game":"up-bad","hand":1,"seat":0,"tile":5}\n'
+    whole = gzip.compress(text.encode() + "\n".join(json.dumps(e) for e in make_game("up-cut", seed=4)).encode())
+    at = _open(app, "games") if lang == "tr" else ui.open_page(app, "games", lang="en")
+    at.file_uploader(key="upload").set_value(("cut.jsonl.gz", whole[: len(whole) - 30], "application/gzip")).run()
+    _ok(at)
+    lines = _upload_lines(at)
+    n = text.count("\n")
+    if lang == "tr":
+        assert lines[:3] == [
+            f"- **Satır {n - 2} · oyun up-bad** — Bu satır okunamıyor (51. karakterde bozuluyor): satır bozuk ya da "
+            "yarım kalmış; kayıttaki satırların tamamı birer JSON nesnesi olmalı.",
+            f"- **Satır {n - 1} · oyun up-bad · alan: el numarası** — Bu çekiş olayında el numarası alanı eksik.",
+            f"- **Satır {n} · oyun up-bad · alan: taş** — Bu çekiş olayında taş alanı bir taş (ör. R7) olmalı; "
+            "yazılan: 5."]
+        assert lines[3].endswith("— Dosya bu satırdan sonra kesik (yarım indirilmiş ya da kopyalanmış olabilir): "
+                                 "geri kalanı okunamadı; önceki oyunlar alındı.")
+    else:
+        assert lines[2] == (f"- **Line {n} · game up-bad · field 'tile'** — The 'tile' field of the 'draw' event "
+                            "must be a tile (e.g. R7); it holds 5.")
+        assert "The file is cut off after this line" in lines[3]
+    assert len(lines) == 4 and not any("not JSON" in x or "column" in x for x in lines)
 
 
 def test_games_upload_refuses_a_wrong_file_name(app: AppTest) -> None:

@@ -21,8 +21,9 @@ from analysis.game.lines import MAX_RATIO, RATIO_FROM, FileUnreadable, inflated_
 from analysis.store import queries
 
 from dashboard.state import access, data
+from dashboard.words import read_errors
 from dashboard.words.i18n import t
-from dashboard.words.rule_links import rule_cell, rule_column
+from dashboard.words.rule_links import link_rules, rule_cell, rule_column
 from dashboard.words.text import md_text
 
 LIMIT_MB = int(os.environ.get("ISTAKA_UPLOAD_MB", "50"))  # per file, inflated (a .gz counts what it holds)
@@ -234,6 +235,8 @@ def errors_frame(errs: pd.DataFrame, lang: str) -> pd.DataFrame:
             col = col.map(lambda x: "" if _blank(x) else str(int(x)))
         elif c == "rule":  # a link to the Rules page (shown as the ID: errors_config)
             col = col.map(lambda x: "" if _blank(x) else rule_cell(x, lang))
+        elif c == "message":  # the reader's words in the page's language (dashboard.words.read_errors)
+            col = col.map(lambda x: "" if _blank(x) else read_errors.plain(str(x), lang))
         else:
             col = col.map(lambda x: "" if _blank(x) else str(x))
         out[t(f"err_col_{c}", lang)] = col.to_numpy()
@@ -241,8 +244,24 @@ def errors_frame(errs: pd.DataFrame, lang: str) -> pd.DataFrame:
 
 
 def errors_config(lang: str) -> dict[str, Any]:
-    """The error table's column settings: the rule column shows its ID and links to the rule."""
-    return {t("err_col_rule", lang): rule_column(t("err_col_rule", lang))}
+    """The error table's column settings: the rule column shows its ID and links to the rule; the
+    explanation gets the room left."""
+    return {t("err_col_rule", lang): rule_column(t("err_col_rule", lang)),
+            t("err_col_message", lang): st.column_config.TextColumn(width="large")}
+
+
+def error_lines(errs: pd.DataFrame, lang: str) -> list[str]:
+    """An upload's errors as whole sentences (Markdown, wrapped on the page, never cut): where
+    (line, game, field, rule) and what is wrong, in the page's language, one per bad line."""
+    out = []
+    for r in errs.itertuples(index=False):
+        get = r._asdict().get
+        vals = {k: None if _blank(get(k)) else get(k) for k in ("line", "game", "field", "rule", "message")}
+        line = int(vals["line"]) if vals["line"] is not None else None
+        head = read_errors.where(line, vals["game"], vals["field"], vals["rule"], lang)
+        what = read_errors.plain(str(vals["message"] or ""), lang)
+        out.append(link_rules(f"**{md_text(head)}** — {md_text(what)}" if head else md_text(what), lang))
+    return out
 
 
 def _blank(x: Any) -> bool:

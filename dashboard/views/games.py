@@ -110,9 +110,9 @@ if access.can_write():
                 st.markdown(t("new_games", lang, n=len(new)) + " " + ", ".join(
                     f"[{md_plain(g)}]({url_state.link('replay', game=g)})" for g in new[:20]))
             st.dataframe(uploads.summary_frame(outcome["summary"], lang), hide_index=True, key="import_summary")
-            if len(outcome["errors"]):
-                st.dataframe(uploads.errors_frame(outcome["errors"], lang), hide_index=True, key="upload_errors",
-                             column_config=uploads.errors_config(lang))
+            if len(outcome["errors"]):  # whole sentences, wrapped: a table cell would cut them
+                with st.container(key="upload_errors"):
+                    st.markdown("\n".join(f"- {x}" for x in uploads.error_lines(outcome["errors"], lang)))
 else:
     access.read_only_note(lang)
 
