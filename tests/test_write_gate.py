@@ -157,6 +157,25 @@ def test_a_page_drawn_for_a_writer_saves_nothing_once_the_right_is_gone(board: d
     assert "Kaydedilmedi" in _said(at)
 
 
+def test_a_round_saved_after_the_right_is_gone_is_refused_in_one_line_where_it_was_tapped(
+        board: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    at = ui.open_page(_app(False), "sheet", sheet=board["sheet"])
+    def seg(name: str) -> Any:
+        return next(w for w in at.button_group if w.key == ui.sheet_key(at, name))
+
+    seg("fin").set_value("1").run()  # B finishes, A opened with 7 left, C and D never opened
+    seg("op2").set_value("none").run()
+    seg("op3").set_value("none").run()
+    at.number_input(key=ui.sheet_key(at, "left0")).set_value(7).run()
+    assert not at.button(key="save").disabled
+    before = snapshot(board["folder"])
+    monkeypatch.setenv("ISTAKA_MODE", "read-only")
+    at.button(key="save").click().run()
+    ui.ok(at)
+    assert snapshot(board["folder"]) == before
+    assert "Kaydedilmedi" in _said(at)
+
+
 def test_a_deleted_round_asks_first_and_can_be_undone(board: dict[str, Any]) -> None:
     def rows() -> list[dict[str, Any]]:
         with store.reading(board["db"]) as con:

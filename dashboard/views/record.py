@@ -447,6 +447,7 @@ def _hand_view(rec: Recording) -> None:
 @st.fragment
 def _board() -> None:
     """The recording as it stands: a tap reruns only this."""
+    access.refusal(lang)  # a tap refused by the write gate (a logout elsewhere since the page was drawn)
     rec = _rec()
     if rec is None:
         st.warning(t("rec_no_rec", lang, id=md_text(_rid() or "")))

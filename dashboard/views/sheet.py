@@ -264,6 +264,7 @@ def _cancel() -> None:
 def _entry() -> None:
     if st.session_state.pop("_sheet_saved", False):
         st.rerun()  # the board above shows the saved row
+    access.refusal(lang)  # a save refused by the write gate (a tap here reruns this part alone)
     with st.container(border=True, key="entry"):
         st.subheader(t("sh_editing", lang, n=n_next) if editing is not None else t("sh_entry", lang, n=n_next))
         fin_opts = ["0", "1", "2", "3", "exhausted"] + (["void"] if rules.void_all_pairs else [])
