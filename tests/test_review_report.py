@@ -154,6 +154,12 @@ def test_a_deep_report_is_short_in_a_real_browser(db: Path, tmp_path: Path) -> N
             short = pg.evaluate("document.documentElement.scrollHeight")
             pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
             whole = pg.evaluate("document.documentElement.scrollHeight")
+            phone = b.new_page(viewport={"width": 390, "height": 844})  # nothing runs off a phone's edge
+            phone.goto(page_file.as_uri())
+            widths = [phone.evaluate("document.scrollingElement.scrollWidth")]
+            phone.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            widths.append(phone.evaluate("document.scrollingElement.scrollWidth"))
         finally:
             b.close()
     assert short <= 2 * 800 < whole, (short, whole)
+    assert max(widths) <= 390, widths

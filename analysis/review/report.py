@@ -349,13 +349,12 @@ def _hand_deep(h: HandReview, hr: Any, players: Sequence[str], lang: str, min_co
     its cost, so the moment's link never lands inside the closed list."""
     exp = hand_expected(h, hr.steps[0].state.rules if hr.steps else None)
     actual = hr.totals()
-    head = (f'<table><tr><th>{esc(word("seat", lang))}</th><th>{esc(word("player", lang))}</th>'
-            f'<th>{esc(word("actual", lang))}</th><th>{esc(word("evaluator", lang))}</th></tr>')
-    out = [head]
-    for s in range(4):
-        e = "—" if exp[s] is None else f"{exp[s]:.1f}"
-        out.append(f"<tr><td>{s}</td><td>{esc(players[s])}</td><td>{actual[s]}</td><td>{e}</td></tr>")
-    out.append(f'</table><p class="lbl">{esc(word("expected_note", lang))}</p>')
+    # one column per player (as the statistics table): three short rows fit a phone
+    out = [f'<div class="wide"><table><tr><th></th>{"".join(f"<th>{esc(players[s])}</th>" for s in range(4))}</tr>'
+           f'<tr><th>{esc(word("actual", lang))}</th>{"".join(f"<td>{actual[s]}</td>" for s in range(4))}</tr>'
+           f'<tr><th>{esc(word("evaluator", lang))}</th>'
+           + "".join(f'<td>{"—" if exp[s] is None else f"{exp[s]:.1f}"}</td>' for s in range(4))
+           + "</tr></table></div>"]
     okey = hr.steps[0].state.okey if hr.steps else None
     quiet: list[str] = []
     forced = 0
@@ -445,7 +444,8 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     total_forced = sum(row["forced"] for row in rows)
     if gr.depth == "deep":
         w = pricing_worlds(gr)
-        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))}'
+        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))} '
+                   f'{esc(word("evaluator", lang)).capitalize()}: {esc(word("expected_note", lang))}.'
                    + (f' · {esc(word("floor_note", lang, n=f"{min_cost:g}"))}' if min_cost else "") + "</p>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}
     for hrv in gr.hands:
