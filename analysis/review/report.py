@@ -3,11 +3,13 @@ to fetch, so it can be saved and shared. Every text that comes from a log (ids, 
 is escaped; tiles are drawn from parsed values; every fixed word is in Turkish and English
 (:mod:`.words`, ``lang``).
 
-A quick review lists each hand's findings in turn order, with the rack, the table, what was
-played and the best line drawn whole (an opening with its lay-offs and swaps). A deep review
-lists every graded decision: its top three candidates with expected points, what was played,
-the lesson sentence, the best line, and per hand the actual result next to what the evaluator
-expected.
+A quick review lists each hand's findings in turn order, each step's findings one closed line
+(``<details>``, no script) that opens on their words and one drawing of the rack, the table, what
+was played and the best line whole (an opening with its lay-offs and swaps). A deep review lists
+every graded decision: its top three candidates with expected points, what was played, the
+lesson sentence, the best line, and per hand the actual result next to what the evaluator
+expected. The page fits a 390 px phone (a viewport, narrow CSS, tables one column per player)
+and opens a few screens tall (bench/report_height.py).
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from typing import Any
 from analysis.game import COLOURS, GameResult, HandState, NotationError, Placed, Tile, parse_placed
 
 from . import report_notes
-from .report_stats import stats_html
 from .lesson import describe, hand_expected, parts_line, pricing_worlds, sentence, shown
 from .moments import Moment, key_moments
 from .model import CATEGORIES, CATEGORY_KIND, CONFIRM, Choice, Decision, GameReview, HandReview, Mistake, severity
+from .report_stats import stats_html
 from .words import WORDS, category_name, definition, word
 
 COLOUR = {"R": "#d0281f", "Y": "#e08600", "B": "#1560bd", "K": "#1b1b1b"}
