@@ -6,8 +6,8 @@
 Each case is a file small on disk (gzip) that a reader without bounds replays at a cost growing
 with the square of its events: 8,000 open/takeback pairs in one turn (O6: one takeback a turn
 now, refused at the second), 25 hands of the R8 passed round by take and discard with an X4
-penalty at each discard (legal: every seat opened; 1,990 events a hand, under the reader's
-2,000), a 32,699-round score sheet (refused at 100 hands, G1), a 1,000,000-character player name.
+penalty at each discard (legal: every seat opened; 1,990 events a hand, refused now that a hand
+holds at most 1,000, and 20 hands of 990, the largest the reader takes), a 32,699-round score sheet (refused at 100 hands, G1), a 1,000,000-character player name.
 Each command runs in its own process; its peak resident memory (``ru_maxrss``) is printed beside
 its exit code and time. The target: every case under 1.5 GB (docs/limits.md).
 """
@@ -66,7 +66,8 @@ def main() -> int:
     q = a.quick
     cases = {
         "takeback-8000": takeback_flood(400 if q else 8_000),
-        "take-discard-25x1990": take_discard_flood(3 if q else 25, 200 if q else 990),
+        "take-discard-20x990": take_discard_flood(3 if q else 20, 200 if q else 490),  # the reader's worst
+        "take-discard-25x1990": take_discard_flood(3 if q else 25, 200 if q else 990),  # refused: hands past 1,000
         "sheet-32699": sheet(2_000 if q else 32_699),
         "name-1e6": long_name(1_000_000),
     }

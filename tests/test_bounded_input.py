@@ -77,13 +77,34 @@ def test_a_player_name_past_100_characters_is_refused_naming_the_field() -> None
     assert len(str(r.errors[0])) < 300
 
 
-def test_a_hand_past_2000_events_is_refused_at_the_reader() -> None:
+def test_a_hand_past_1000_events_is_refused_at_the_reader() -> None:
     lines = _golden()
     gid = json.loads(lines[0])["game"]
     pen = json.dumps({"type": "penalty", "game": gid, "hand": 1, "seat": 0, "points": 0, "reason": "x"})
-    r = read_lines(lines[:2] + [pen] * 2_001 + lines[2:])
+    r = read_lines(lines[:2] + [pen] * 1_001 + lines[2:])
     assert r.games == []
-    assert "2,000 events" in r.errors[0].message
+    assert "1,000 events" in r.errors[0].message
+    assert read_lines(lines[:2] + [pen] * 900 + lines[2:]).games  # 900 are read (a hand has some 60)
+
+
+def test_a_game_of_hands_each_under_the_bound_stays_small_to_replay() -> None:
+    """20 hands of 990 legal events (R8 passed round, an X4 penalty at each discard): each state
+    holds the hand's penalties so far, so this is the reader's worst case (62 MB measured)."""
+    import gc
+
+    def rss_mb() -> int:
+        status = Path("/proc/self/status").read_text()
+        return int(next(x for x in status.splitlines() if x.startswith("VmRSS")).split()[1]) // 1024
+
+    from hostile_logs import take_discard_flood
+
+    r = read_lines(take_discard_flood(20, 490).splitlines())
+    assert len(r.games) == 1, r.errors[:2]
+    gc.collect()
+    before = rss_mb()
+    res = replay_game(r.games[0], keep_steps=True)
+    assert sum(len(h.steps) for h in res.hands) > 19_000
+    assert rss_mb() - before < 150  # a game of 50,000 such events held 260 MB, 2,000 pairs a turn 85 MB
 
 
 # ---- recording files (the recorder's JSON, analysis.game.record) ----------------------------

@@ -102,9 +102,10 @@ class ReadResult:
 # reader stops listing or reading, with one error saying so, and every game before stays.
 MAX_GAMES = 10_000  # games in one file
 MAX_HANDS = 100  # hand events in one game (G1 plays 7-21)
-MAX_EVENTS = 50_000  # events in one game (an 11-hand game has some 2,000)
-MAX_HAND_EVENTS = 2_000  # events in one hand (a hand has some 60, at most 124 in the sample); each
+MAX_EVENTS = 20_000  # events in one game (an 11-hand game has some 700, 21 hands at most 2,600)
+MAX_HAND_EVENTS = 1_000  # events in one hand (a hand has some 60, at most 124 in the sample); each
 # state of a hand keeps its penalties and table, so a hand's replay grows with its events' square
+# (20,000 events of the worst legal kind: in hands of 1,990 the replay held 83 MB, of 990 62 MB)
 MAX_NAME = 100  # characters in a player's name
 MAX_ERRORS = 100  # errors listed per file; the rest are counted in one summary error
 MAX_GAME_ERRORS = 20  # bad lines listed per refused game (its reason first); the rest counted in one line
@@ -435,7 +436,9 @@ def read_lines(lines: Iterable[str | bytes | Damage], file: str = "<input>") -> 
                 cut.append(ReadError(file, None, g.id, f"{left:,} more bad lines in this game are not listed "
                                      f"(the first {MAX_GAME_ERRORS} are)"))
     errors.sort(key=lambda e: e.line or 0)
-    out = list(errors) + cut
+    room = max(0, MAX_ERRORS - len(errors))  # the per-game counts too stay within the file's bound
+    out = list(errors) + cut[:room]
+    errors.dropped += len(cut[room:])
     good = [g for g in kept if g.error is None]
     if errors.dropped:
         out.append(ReadError(file, None, None, f"{errors.dropped:,} more errors in this file are not listed (the "
