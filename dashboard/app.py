@@ -29,7 +29,9 @@ from dashboard.words.study_words import t as sw_t
 from dashboard.words.play_words import t as pl_t
 from dashboard.board.tiles_view import CSS
 
-st.set_page_config(page_title="Istaka", page_icon=":material/grid_view:", layout="wide")
+# the icon from a file here: nothing a page needs comes from outside the server (a :material: icon
+# as the page icon is fetched from a font host, and fails offline)
+st.set_page_config(page_title="Istaka", page_icon=str(ROOT / "dashboard" / "favicon.png"), layout="wide")
 upload_guard.install()  # Streamlit's upload endpoint stores files only for a page with an uploader
 upload_guard.page_starts()  # this run's page has none until it draws one
 

@@ -135,6 +135,18 @@ def test_dates_are_written_in_the_pages_language() -> None:
     assert i18n.fmt_date(None) == ""
 
 
+def test_numbers_in_a_turkish_string_have_a_decimal_comma() -> None:
+    """A Turkish page read "toplam kayıp 0.0 puan": every float a string table formats is written
+    with a decimal comma (and a dot between thousands) in Turkish, with a point in English."""
+    assert retry_words.t("rt_score", "tr", right=1, tried=2, cost=0.0).endswith("toplam kayıp 0,0 puan")
+    assert "0.0 points lost" in retry_words.t("rt_score", "en", right=1, tried=2, cost=0.0)
+    assert "(-22,4 beklenen puan)" in i18n.t("cmp_eval_first", "tr", move="x", e=-22.4)
+    assert "(-22.4 expected points)" in i18n.t("cmp_eval_first", "en", move="x", e=-22.4)
+    assert f"{i18n.TrNumber(1234.5):,.1f}" == "1.234,5" and str(i18n.TrNumber(2.5)) == "2,5"
+    assert "(+3,0 beklenen puan)" in i18n.t("cmp_eval_first", "tr", move="x", e=3)  # an int in a float's format
+    assert i18n.t("step_label", "tr", i=1250, n=1300) == "Adım 1250 / 1300"  # a plain int: no separator
+
+
 # ---- every page, in both languages ---------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -86,13 +86,17 @@ def _colours(players: Sequence[str]) -> list[str]:
     return [known.get(str(p), SEAT_COLOURS[i]) for i, p in enumerate(players)]
 
 
-def _vline(x: float, colour: str, width: float, dash: str, text: str,
-           left: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A vertical line over the whole plot and its label at the top (plotly's add_vline, as data)."""
+def _vline(x: float, colour: str, width: float, dash: str, text: str, *,
+           top: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A vertical line over the whole plot (plotly's add_vline, as data) and its label written up
+    along it, inside the plot at its top (``top``) or bottom: labels side by side never run into
+    each other ("El 3El 4" on a phone, where hands are a few pixels apart), and none sits where
+    the legend is."""
     shape = {"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1,
              "line": {"color": colour, "width": width, "dash": dash}}
-    note = {"x": x, "xref": "x", "y": 1, "yref": "paper", "text": text, "showarrow": False,
-            "xanchor": "right" if left else "left", "yanchor": "bottom", "font": {"size": 10}}
+    note = {"x": x, "xref": "x", "y": 1 if top else 0, "yref": "paper", "text": text, "showarrow": False,
+            "textangle": -90, "xanchor": "left", "yanchor": "top" if top else "bottom", "font": {"size": 10},
+            "bgcolor": "rgba(255,255,255,0.6)"}
     return shape, note
 
 
@@ -132,18 +136,20 @@ def figure(depth: str, pts: pd.DataFrame, players: Sequence[str], lang: str, *,
         hands = dict(zip(pts["ord"], pts["hand"]))
         for o, x0 in sorted(offsets.items()):
             if o in hands:
-                sh, an = _vline(x0, "#999", 1, "dot", t("lg_hand", lang, n=int(hands[o])), left=False)
+                sh, an = _vline(x0, "#999", 1, "dot", t("lg_hand", lang, n=int(hands[o])), top=True)
                 shapes.append(sh)
                 notes.append(an)
     if now is not None:
-        sh, an = _vline(now, "#ffb300", 2, "solid", t("lg_now", lang), left=False)
+        sh, an = _vline(now, "#ffb300", 2, "solid", t("lg_now", lang), top=False)
         shapes.append(sh)
         notes.append(an)
     axis_x = t("lg_axis_game" if offsets and len(offsets) > 1 else "lg_axis_step", lang)
     axis_y = t("lg_axis_deep" if depth == "deep" else "lg_axis_quick", lang)
     layout = {"height": 300, "margin": {"l": 50, "r": 10, "t": 30, "b": 40}, "clickmode": "event+select",
               "xaxis": {"title": {"text": axis_x}}, "yaxis": {"title": {"text": axis_y}},
-              "legend": {"orientation": "h", "y": -0.3}, "hovermode": "closest", "dragmode": False,
+              # the legend above the plot: below it, a phone's two rows of names ran into the x axis title
+              "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+              "hovermode": "closest", "dragmode": False,
               "shapes": shapes, "annotations": notes}
     return {"data": traces, "layout": layout}
 

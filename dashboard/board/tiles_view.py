@@ -67,7 +67,8 @@ CSS = """
 .ist-seat.tomove{border-color:#ffd54f;box-shadow:0 0 10px #ffd54f}
 .ist-seat .hdr{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin-bottom:4px}
 .ist-seat .name{font-weight:700;font-size:14px}
-.ist-badge{border-radius:9px;padding:1px 7px;font-size:11px;font-weight:700;color:#fff}
+.ist-badge{border-radius:9px;padding:1px 7px;font-size:11px;font-weight:700;color:#fff;display:inline-block;
+  white-space:nowrap}  /* a badge is one piece: it moves to the next line whole, never broken in two */
 .ist-badge.open{background:#2e9d44}
 .ist-badge.closed{background:#c62828}
 .ist-badge.move{background:#ffd54f;color:#3a2d00}
@@ -113,6 +114,12 @@ CSS = """
   padding:8px 4px 6px 4px;border-radius:4px;gap:3px}
 /* a phone: a wide Markdown table scrolls in its own box, never the page */
 [data-testid="stMarkdownContainer"] table{display:block;overflow-x:auto;max-width:100%}
+/* a segmented control or pills row narrower than its options: they wrap onto another row (Streamlit
+   scrolls the row sideways, which cuts the last label: "Kayıtlı o…"), and one label longer than
+   the row wraps inside its button */
+[data-testid="stButtonGroup"]>div{flex-wrap:wrap;overflow:visible}
+[data-testid="stButtonGroup"] button{max-width:100%}
+[data-testid="stButtonGroup"] button *{white-space:normal}
 /* Streamlit writes "Press Enter to apply" under text inputs in English on every page */
 [data-testid="InputInstructions"]{display:none}
 </style>

@@ -55,8 +55,10 @@ def _random() -> None:
 c1, c2, c3, c4 = st.columns([1, 1, 1, 1])
 variant = c1.selectbox(t("lab_preset", lang), list(PRESETS), key="variant", bind="query-params")
 rules = PRESETS[variant]
-ind_text = c2.selectbox(t("indicator", lang), FACE_NAMES, index=FACE_NAMES.index("R5"), key="ind",
-                        bind="query-params")
+# R5 only while the widget has no value of its own: "Random" sets it through Session State, and a
+# default beside that value makes Streamlit warn in the server log on every such run
+ind_text = c2.selectbox(t("indicator", lang), FACE_NAMES, key="ind", bind="query-params",
+                        index=None if "ind" in st.session_state else FACE_NAMES.index("R5"))
 threshold = c3.number_input(t("lab_threshold", lang), min_value=1, max_value=500, value=None, key="thr",
                             placeholder=str(rules.open_points), bind="query-params")
 take_text = c4.selectbox(t("lab_take", lang), ["—"] + FACE_NAMES + ["J"], key="take", bind="query-params")

@@ -30,7 +30,38 @@ def lookup(table: dict[str, tuple[str, str]], key: str, lang: str, **fields: obj
     if pair is None:
         return key
     text = pair[1] if lang == "en" else pair[0]
+    if fields and lang != "en":  # Turkish numbers: 12,5 and 1.250, whatever a field's format
+        fields = {k: _tr_number(v) for k, v in fields.items()}
     return text.format(**fields) if fields else text
+
+
+_TR_SEPARATORS = str.maketrans({".": ",", ",": "."})
+
+
+def _tr_number(v: object) -> object:
+    if isinstance(v, float):
+        return TrNumber(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return _TrInt(v)
+    return v
+
+
+class _TrInt(int):
+    """An int in a Turkish string: as it is, but ``{:.1f}`` gives ``3,0`` and ``{:,}`` ``1.250``."""
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec).translate(_TR_SEPARATORS)
+
+
+class TrNumber(float):
+    """A float written as Turkish writes it: a decimal comma and a dot between thousands
+    (``f"{TrNumber(1234.5):,.1f}"`` is ``1.234,5``; ``str`` gives ``0,5``)."""
+
+    def __format__(self, spec: str) -> str:
+        return format(float(self), spec).translate(_TR_SEPARATORS)
+
+    def __str__(self) -> str:
+        return float.__repr__(self).translate(_TR_SEPARATORS)
 
 
 MONTHS = {"tr": ("Oca", "Şub", "Mar", "Nis", "May", "Haz", "Tem", "Ağu", "Eyl", "Eki", "Kas", "Ara"),
