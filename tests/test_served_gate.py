@@ -33,16 +33,20 @@ def browser() -> Iterator[Any]:
 
 
 @contextmanager
-def club_server(tmp: Path, **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    """The dashboard in club mode with a writer's passphrase; yields (url, process, log)."""
+def club_server(tmp: Path, mode: str = "club", **env: str) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """The dashboard in ``mode`` with a writer's passphrase, its database in ``tmp/data`` (made
+    when missing); yields (url, process, log)."""
     from dashboard.state.access import hash_passphrase
 
-    db = stored(tmp / "club.duckdb", write_log(tmp / "g.jsonl", many_games(2)))
+    (tmp / "data").mkdir(exist_ok=True)
+    db = tmp / "data" / "club.duckdb"
+    if not db.exists():
+        stored(db, write_log(tmp / "g.jsonl", many_games(2)))
     secrets = tmp / "secrets.toml"
     secrets.write_text(f'[istaka]\nwriter_passphrase = "{hash_passphrase(PASS)}"\n')
     port = _free_port()
     log = tmp / "server.log"
-    full = dict(os.environ, ISTAKA_DB=str(db), ISTAKA_MODE="club", STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
+    full = dict(os.environ, ISTAKA_DB=str(db), ISTAKA_MODE=mode, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
                                  "true", "--server.address", "127.0.0.1", "--server.port", str(port),
@@ -122,14 +126,14 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _open(browser: Any, url: str, path: str) -> tuple[Any, dict[str, str], str]:
+def _open(browser: Any, url: str, path: str, ready: str = "Yazar girişi") -> tuple[Any, dict[str, str], str]:
     from playwright.sync_api import expect
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     page = ctx.new_page()
     sid = _session(page)
     page.goto(f"{url}/{path}", wait_until="domcontentloaded")
-    expect(page.locator('[data-testid="stSidebar"]')).to_contain_text("Yazar girişi", timeout=60_000)
+    expect(page.locator('[data-testid="stSidebar"]')).to_contain_text(ready, timeout=60_000)
     xsrf = next(c["value"] for c in ctx.cookies() if c["name"] == "_streamlit_xsrf")
     deadline = time.monotonic() + 20
     while "id" not in sid and time.monotonic() < deadline:
@@ -205,4 +209,61 @@ def test_a_writer_stays_through_a_reload_logs_out_and_a_guesser_costs_little(bro
         expect(side).to_contain_text("Yazar girişi", timeout=60_000)
         expect(page.locator('[data-testid="stFileUploader"]')).to_have_count(0)
         page.context.close()
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    import hashlib
+
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("mode", ["read-only", "club"])
+def test_an_anonymous_browser_writes_nothing_on_the_score_sheet_and_the_recorder(browser: Any, tmp_path: Path,
+                                                                                 mode: str) -> None:
+    """The hostile pass: a sheet created, a round saved or deleted, a hand recorded and saved by
+    an anonymous browser. Every button of those pages clicked; the data folder byte-identical."""
+    from playwright.sync_api import expect
+
+    from analysis import store
+    from analysis.game.record import Recording
+    from analysis.store import sheets
+    from dashboard.state import recordings
+
+    (tmp_path / "data").mkdir()
+    db = stored(tmp_path / "data" / "club.duckdb", write_log(tmp_path / "g.jsonl", many_games(2)))
+    header = {"type": "game", "game": "sheet-gate", "variant": "101", "players": ["A", "B", "C", "D"], "hands": 11,
+              "started": "2026-12-05T10:00:00", "site": "istaka-sheet", "sheet": True}
+    row = {"finisher": 1, "kind": "normal", "opened": ["points", "points", None, None], "left": [7, None, None, None],
+           "penalties": []}
+    con = store.connect(db, seed=False)
+    try:
+        sheets.save_sheet(con, header, [row, row])
+    finally:
+        con.close()
+    rec = Recording("kayit-20261205-100000", variant="101", players=["A", "B", "C", "D"], view=0, starter=0)
+    recordings.save(str(db), rec)
+    folder = tmp_path / "data"
+    before = _snapshot(folder)
+    ready = "Salt okunur" if mode == "read-only" else "Yazar girişi"
+    with club_server(tmp_path, mode) as (url, proc, log):
+        clicked = 0
+        for path in ("sheet?lang=tr", "sheet?sheet=sheet-gate&lang=tr", "sheet?sheet=sheet-gate&watch=1&lang=tr",
+                     "record?lang=tr", f"record?rec={rec.id}&lang=tr"):
+            page, _, _ = _open(browser, url, path, ready)
+            main = page.locator('[data-testid="stMain"]')
+            expect(main).to_contain_text("Salt okunur" if mode == "read-only" else "Okuyucu", timeout=60_000)
+            n = main.locator("button:enabled").count()
+            for i in range(n):
+                page.goto(f"{url}/{path}", wait_until="domcontentloaded")
+                expect(main).to_contain_text("Salt okunur" if mode == "read-only" else "Okuyucu", timeout=60_000)
+                buttons = main.locator("button:enabled")
+                if i < buttons.count():
+                    buttons.nth(i).click(timeout=10_000)
+                    page.wait_for_timeout(1500)
+                    clicked += 1
+            assert main.locator(".st-key-save, .st-key-delete_row, .st-key-n_start, .st-key-rec_start").count() == 0
+            page.context.close()
+    assert _snapshot(folder) == before, "an anonymous browser changed the data folder"
     assert "Traceback" not in log.read_text(errors="replace")
