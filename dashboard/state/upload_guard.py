@@ -27,8 +27,10 @@ import threading
 import time
 from typing import Any
 
-SESSION_MB = int(os.environ.get("ISTAKA_UPLOAD_SESSION_MB", "100"))
-SERVER_MB = int(os.environ.get("ISTAKA_UPLOAD_SERVER_MB", "400"))
+# a session holds the files its uploader shows until they are removed: as much as the board takes
+# in an hour (uploads.HOUR_MB); the server, three writers' worth
+SESSION_MB = int(os.environ.get("ISTAKA_UPLOAD_SESSION_MB", "200"))
+SERVER_MB = int(os.environ.get("ISTAKA_UPLOAD_SERVER_MB", "600"))
 RIGHT_SECONDS = 3600.0  # an uploader left open this long without a rerun loses its right
 _LOCK = threading.Lock()
 _ALLOWED: dict[str, float] = {}  # session id -> when its right to upload ends
