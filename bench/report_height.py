@@ -10,9 +10,11 @@ cost, not on the prices).
 
     python bench/report_height.py [--deep [--worlds 8]]
 
-Measured 2026-12-05, quick review, before -> after the phone layout and closed findings:
-390x844 tr 759 x 31,536 px -> 390 x 4,507; en 748 x 33,007 -> 390 x 4,982;
-1280x800 tr 1280 x 14,986 -> 1280 x 3,332; en 1280 x 15,268 -> 1280 x 3,332.
+Measured 2026-12-05 (width x height in px), before -> after the phone layout and closed findings.
+Quick review: 390x844 tr 759 x 31,536 -> 390 x 4,507, en 748 x 33,007 -> 390 x 4,982; 1280x800
+tr 14,986 -> 3,332 tall, en 15,268 -> 3,332. Deep review (before on the reviewer of that day, 29
+decisions with a cost; after on the new one, 37): 390x844 tr 837 x 9,480 -> 390 x 7,750, en 812 x
+10,324 -> 390 x 8,089; 1280x800 tr 4,996 -> 4,463, en 5,163 -> 4,571.
 """
 
 from __future__ import annotations
