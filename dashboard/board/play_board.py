@@ -7,6 +7,7 @@ Drawing only: every tap goes to :mod:`dashboard.state.play_state`, which applies
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import streamlit as st
@@ -58,16 +59,20 @@ def _rack(g: PlayGame, s: HandState, seat: int, step: Step, build_key: str, mode
     scope = f"p{step[0]}-{step[1]}"
     st.markdown(f'<div data-testid="pl-rack" data-seat="{seat}" data-n="{len(rack)}" '
                 f'data-tiles="{" ".join(str(x) for x in rack)}"></div>', unsafe_allow_html=True)
+    # in build mode the tiles already in the build text stand raised (no tooltip: on a phone it
+    # would cover the next tile)
+    built = Counter(x.split(">")[0].upper() for x in str(st.session_state.get(build_key, "")).replace("|", " ").split())
     with st.container(horizontal=True, gap=None, key=f"tilerack-{scope}"):
         for i in _order(rack, s.okey, by):
             x = rack[i]
             if mode == "build" and s.phase == "play":
+                up = built[str(x)] > 0
+                built[str(x)] -= 1
                 st.button(tile_label(x), key=tile_key(x, s.okey, scope, i), on_click=ps.add_to_build,
-                          args=(build_key, str(x)), help=str(x))
+                          args=(build_key, str(x)), type="primary" if up else "secondary")
             else:
                 st.button(tile_label(x), key=tile_key(x, s.okey, scope, i), on_click=ps.discard,
-                          args=(data.db_file(), g.id, step, seat, str(x)), help=str(x),
-                          disabled=s.phase != "play")
+                          args=(data.db_file(), g.id, step, seat, str(x)), disabled=s.phase != "play")
 
 
 def _hints(g: PlayGame, seat: int, step: Step, lang: str) -> None:

@@ -130,7 +130,6 @@ def _board() -> None:
     if g is None:
         st.warning(t("pl_no_game", lang, id=md_text(gid or "")))
         return
-    st.toggle(t("pl_pause", lang), key=PAUSE_KEY, value=st.session_state.get(PAUSE_KEY, True))
     moving = g.bot_to_move() is not None
     if moving and not st.session_state.get(PAUSE_KEY, True):
         _bots(g.id)
@@ -147,6 +146,7 @@ def _board() -> None:
         hand_over(DB, g, lang)
     else:
         turn_view(DB, g, lang, waiting=moving)
+    st.toggle(t("pl_pause", lang), key=PAUSE_KEY, value=st.session_state.get(PAUSE_KEY, True))
     if moving:  # the next bot's turn after a pause a person can follow
         time.sleep(PAUSE_S)
         try:
