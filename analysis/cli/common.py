@@ -50,7 +50,7 @@ TILES_HELP = """\
 tiles (RULES.md T1-T5):
   R7      a colour letter and a number, 1 to 13: R red (kırmızı), Y yellow (sarı), B blue (mavi), K black (siyah)
   J       the false okey (sahte okey): it always counts as the okey's face (T5)
-  okey    the indicator's colour, one number higher (T3): indicator R5, okey R6; indicator 13, okey 1. In a rack the okey is written as its face (R6)
+  okey    the indicator's (gösterge) colour, one number higher (T3): indicator R5, okey R6; indicator 13, okey 1. In a rack the okey is written as its face (R6)
   R6>K9   in a meld, a wild tile as PHYSICAL>STANDS_FOR: the okey R6 standing for the black 9
   rack    tiles separated by spaces or commas: "R1 R2 R3 J\""""
 
