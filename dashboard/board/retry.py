@@ -32,7 +32,7 @@ from analysis.review.kinds import declare_candidates, held_back
 from analysis.review.lesson import describe as move_words
 from analysis.review.reasons import reason_text
 
-from dashboard.state import data
+from dashboard.state import data, deep_data
 from dashboard.board.deep_view import line_html
 from dashboard.words.retry_words import t
 from dashboard.board.tiles_view import esc, md_text, table_html, tile_html, tile_key, tile_label
@@ -104,7 +104,7 @@ def problem(rp: data.Replay | None, spot: Spot, lang: str) -> str | None:
 
 
 @st.cache_data(show_spinner=False, max_entries=512)
-def _judge(key: str, kind: str, events: str, v: int, _rp: data.Replay) -> dict[str, Any] | None:
+def _judge(key: str, kind: str, events: str, v: int, worlds: int, _rp: data.Replay) -> dict[str, Any] | None:
     spot = parse(key)
     hr = _rp.hand(spot.hand)
     assert hr is not None
@@ -112,11 +112,12 @@ def _judge(key: str, kind: str, events: str, v: int, _rp: data.Replay) -> dict[s
     tried = json.loads(events)
     here = spot_at(hr, spot.step, kind, spot.seat)
     if here is not None:  # the deep review's own decision: its verdict, the try in place of the play
-        c = judge_spot(game, hr, here, events=tried)
+        c = judge_spot(game, hr, here, events=tried, worlds=deep_data.DEEP_WORLDS)
     else:  # a decision the log's play never reached (a discard after a placing it did not make)
         own = ReviewSpot(kind, spot.step, spot.seat, (), 0)
         c = grade_decision(hr.steps[spot.step].state, spot.seat, kind, tried, seed=spot_seed(game, hr.hand, own),
-                           known=seat_knows(hr.steps, spot.step, spot.seat), step=spot.step)
+                           known=seat_knows(hr.steps, spot.step, spot.seat), step=spot.step,
+                           worlds=deep_data.DEEP_WORLDS)
     if c is None:
         return None
     return {"forced": c.forced, "expected": float(c.expected_played), "best_expected": float(c.expected_best),
@@ -131,7 +132,7 @@ def judge(rp: data.Replay, spot: Spot, kind: str, events: Sequence[dict[str, Any
     """One try judged as the deep review judges the same decision (analysis.review.verdict: its
     candidates, worlds, seed and what the seat knows of the other racks), the try in place of what
     was played: {"expected", "best_expected", "diff", "ci", "cost", "right", "best_events", "reason", "rows"}."""
-    return _judge(spot.key, kind, json.dumps(list(events), sort_keys=True), data.version(), rp)
+    return _judge(spot.key, kind, json.dumps(list(events), sort_keys=True), data.version(), deep_data.DEEP_WORLDS, rp)
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
