@@ -395,8 +395,12 @@ def _import_file(con: duckdb.DuckDBPyConnection, prep: FilePrep, known: dict[str
                   [import_id, prep.file, prep.checksum, prep.bytes, started, datetime.now(), n["games"],
                    prep.events, n["stored"], n["unchanged"], n["conflicts"], n["invalid"], n["failed"]])
         if len(errs) > MAX_ERROR_ROWS:  # a file of 3,000,000 broken lines must not weigh on every page
-            more = len(errs) - MAX_ERROR_ROWS + prep.dropped
-            del errs[MAX_ERROR_ROWS:]
+            # a game's own outcome (not stored, not merged: one row a game) stays; the reader's lines are cut
+            own = [e for e in errs if e[4] != "unreadable"]
+            lines = [e for e in errs if e[4] == "unreadable"]
+            room = max(0, MAX_ERROR_ROWS - len(own))
+            more = len(lines) - room + prep.dropped
+            errs[:] = lines[:room] + own
             errs.append((import_id, prep.file, None, None, "unreadable", None, None,
                          f"{more:,} more errors in this file are not listed (the first {MAX_ERROR_ROWS} are)"))
         if errs:  # one insert from Arrow: executemany takes a millisecond a row
