@@ -54,3 +54,19 @@ def test_the_report_fits_a_phone_and_is_a_few_screens_tall(pages: dict[str, Path
                     pg.close()
         finally:
             b.close()
+
+
+def test_the_findings_of_one_step_share_one_drawing_behind_one_click() -> None:
+    """Every finding drew the whole rack and table again, two findings of the same step too: now
+    each step's findings are one closed ``<details>``, its position drawn once."""
+    g = read_file(SAMPLE).games[0]
+    res = replay_game(g, keep_steps=True)
+    gr = review_game(res)
+    page = render(res, gr, lang="en")
+    steps = {(d.ord, d.turn, min(max(m.step, 0), len(res.hands[d.ord - 1].steps) - 1))
+             for d in gr.decisions for m in d.mistakes}
+    findings = sum(len(d.mistakes) for d in gr.decisions)
+    assert len(steps) < findings  # the sample has steps with two findings
+    blocks = page.split('<details class="f"')[1:]
+    assert len(blocks) == len(steps) and page.count('<span class="rack">') == len(steps)
+    assert sum(b.split("</details>")[0].count('<div class="m" data-category=') for b in blocks) == findings
