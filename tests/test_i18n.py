@@ -197,6 +197,7 @@ def _texts(at: AppTest) -> list[str]:
                 out.append(str(part.get("text", "")))
         out += [str(t.get("name", "")) for t in spec.get("data", [])]
     text = "\n".join(out)
+    text = re.sub(r"\]\([^)\s]*\)", "] ", text)  # a Markdown link's target is not read, its text is
     text = re.sub(r"<[^>]+>", " ", text)  # tags and their attributes are not read
     return [html.unescape(text)]
 

@@ -83,3 +83,18 @@ def test_every_guide_opens_on_the_rules_page(app: AppTest, lang: str) -> None:
 def test_app_links_name_a_design_document_and_drop_the_readme() -> None:
     assert rl.app_links("[f](figures.md#summary) [a](architecture.md) [R](../README.md) [l](lab.tr.md#x)", "en") == (
         "f (`docs/figures.md`) a (`docs/architecture.md`) R [l](rules?doc=lab&lang=tr#x)")
+
+
+PAGE_GUIDES = {"games": "import", "replay": "replay", "opening_lab": "lab", "record": "recording",
+               "sheet": "sheet", "study": "studies", "practice": "practice", "players": "players",
+               "review": "reviewing"}
+
+
+@pytest.mark.parametrize("lang,word", [("tr", "Kılavuz"), ("en", "Guide")])
+def test_every_page_links_to_its_guide_in_the_pages_language(app: AppTest, lang: str, word: str) -> None:
+    """Under its title, each page names its guide and links to it on the Rules page (the same
+    guides the Rules page lists and the README's "How do I…" table points to)."""
+    for page, guide in PAGE_GUIDES.items():
+        at = ui.open_page(AppTest.from_file(APP, default_timeout=60), page, lang=lang)
+        link = f"[{word}: {rl.guide_title(guide, lang)}](rules?doc={guide}&lang={lang})"
+        assert link in [c.value for c in at.caption], (page, [c.value for c in at.caption][:3])

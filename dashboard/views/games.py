@@ -12,10 +12,12 @@ from analysis.store.queries import GAME_RESULTS
 from dashboard.board import game_rules, uploader
 from dashboard.state import access, data, uploads, url_state
 from dashboard.words.i18n import fmt_date, md_plain, t
+from dashboard.words.rule_links import guide_link
 from dashboard.words.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("games_title", lang))
+st.caption(guide_link("import", lang))  # its guide on the Rules page (docs/import*.md)
 st.caption(t("games_lower_better", lang))
 
 ch = data.choices()

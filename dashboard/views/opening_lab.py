@@ -14,11 +14,12 @@ from dashboard.state import data, lab, url_state
 from dashboard.words.i18n import t
 from dashboard.board.picker import picker_style, tile_picker
 from dashboard.board.replay_view import opening_html
-from dashboard.words.rule_links import link_rules
+from dashboard.words.rule_links import guide_link, link_rules
 from dashboard.board.tiles_view import esc, md_text, rack_html, tile_html
 
 lang = data.lang()
 st.title(t("lab_title", lang))
+st.caption(guide_link("lab", lang))  # its guide on the Rules page (docs/lab*.md)
 
 FACE_NAMES = [str(f) for f in FACES]
 ROW_NAME = {"R": "pick_red", "Y": "pick_yellow", "B": "pick_blue", "K": "pick_black"}

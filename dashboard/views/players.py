@@ -9,11 +9,12 @@ import streamlit as st
 from dashboard.board import charts
 from dashboard.state import data, url_state
 from dashboard.words.i18n import t
-from dashboard.words.rule_links import legend
+from dashboard.words.rule_links import guide_link, legend
 from dashboard.words.sheet_strings import t as sh_t
 
 lang = data.lang()
 st.title(t("players_title", lang))
+st.caption(guide_link("players", lang))  # its guide on the Rules page (docs/players*.md)
 
 ch = data.choices()
 if not ch["variants"]:

@@ -12,11 +12,13 @@ from dashboard.state import data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
 from dashboard.words.retry_words import t as rt
+from dashboard.words.rule_links import guide_link
 from dashboard.board.tiles_view import esc, md_text
 
 lang = data.lang()
 tr = rv.t
 st.title(tr("practice_title", lang))
+st.caption(guide_link("practice", lang))  # its guide on the Rules page (docs/practice*.md)
 
 
 def _open_replay(spot: retry.Spot) -> None:

@@ -27,7 +27,7 @@ from analysis.game.record import Recording, RecordError, parse_groups
 from dashboard.state import access, data, recordings, url_state
 from dashboard.words.i18n import t as tm
 from dashboard.words.record_words import t
-from dashboard.words.rule_links import link_rules
+from dashboard.words.rule_links import guide_link, link_rules
 from dashboard.board.picker import picker_style, tile_picker
 from dashboard.board.replay_view import describe
 from dashboard.board.tiles_view import esc, md_text, rack_html, table_html, tile_html
@@ -35,6 +35,7 @@ from dashboard.board.tiles_view import esc, md_text, rack_html, table_html, tile
 lang = data.lang()
 DB = data.db_file()
 st.title(t("rec_title", lang))
+st.caption(guide_link("recording", lang))  # its guide on the Rules page (docs/recording*.md)
 st.caption(t("rec_intro", lang))
 if not access.can_write():  # read-only mode, a club reader: no recorder (its writes are refused too)
     access.read_only_note(lang)

@@ -20,7 +20,7 @@ from dashboard.state import review_data as rv
 from dashboard.board import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
 from dashboard.words.graph_words import t as gw
 from dashboard.words.i18n import md_plain, t
-from dashboard.words.rule_links import link_rules
+from dashboard.words.rule_links import guide_link, link_rules
 from dashboard.board.replay_view import (
     compare,
     describe,
@@ -36,6 +36,7 @@ from dashboard.board.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
 st.title(t("replay_title", lang))
+st.caption(guide_link("replay", lang))  # its guide on the Rules page (docs/replay*.md)
 replay_keys.early()  # keys pressed before the keys' component mounts are kept, not lost
 
 ids = list(data.game_ids())

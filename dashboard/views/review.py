@@ -11,12 +11,13 @@ from dashboard.board import deep_view, loss_graph, moments_view, notes_view
 from dashboard.state import data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
-from dashboard.words.rule_links import link_rules_html
+from dashboard.words.rule_links import guide_link, link_rules_html
 from dashboard.board.tiles_view import esc
 
 lang = data.lang()
 tr = rv.t
 st.title(tr("review_title", lang))
+st.caption(guide_link("reviewing", lang))  # its guide on the Rules page (docs/reviewing*.md)
 rv.analyze_message()
 
 ids = list(data.game_ids())

@@ -44,13 +44,15 @@ def _to_url(param: str, value: str | None) -> None:
         st.query_params[param] = value
 
 
-# A guide (docs/<guide>.md, .tr.md in Turkish) opens by its link, ?doc=lab; the list is on every view.
+# A guide (docs/<guide>.md, .tr.md in Turkish) opens by its link, ?doc=lab; the list is on every
+# view, closed (one click away), so an open guide is what the page shows.
 guide = st.query_params.get("doc")
-guide = guide if guide in rl.GUIDES and guide != "review" else None  # the review guide has its switch
-with st.expander(tr("rules_guides", lang), expanded=False, icon=":material/menu_book:"):  # one click away
+guide = guide if guide in rl.GUIDES and guide != "review" else None  # the review guide: its switch
+with st.expander(tr("rules_guides", lang), expanded=False, icon=":material/menu_book:"):
     st.markdown(rl.guide_list(lang))
 if guide:
-    st.markdown(f"[← {tr('doc_rules', lang)}]({rl.PAGE}?lang={'en' if lang == 'en' else 'tr'})")
+    back = f"{rl.PAGE}?lang={'en' if lang == 'en' else 'tr'}"
+    st.markdown(f"[← {tr('doc_rules', lang)}]({back})")
     st.markdown(rl.app_text(guide, lang), unsafe_allow_html=True)
     st.stop()
 

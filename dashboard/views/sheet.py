@@ -21,10 +21,12 @@ import streamlit as st
 from analysis.game.sheet import SheetError, score_result
 from dashboard.state import access, data, sheet_data, tokens, url_state
 from dashboard.state.sheet_data import Sheet
+from dashboard.words.rule_links import guide_link
 from dashboard.words.sheet_strings import t
 
 lang = data.lang()
 st.title(t("sh_title", lang))
+st.caption(guide_link("sheet", lang))  # its guide on the Rules page (docs/sheet*.md)
 game = st.query_params.get("sheet")
 watch = st.query_params.get("watch")  # the spectator link's token
 can = access.can_write()  # the only right to edit: the login, never the URL

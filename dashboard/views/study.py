@@ -20,12 +20,14 @@ from dashboard.state import access, data, url_state
 from dashboard.words.i18n import md_plain
 from dashboard.board.replay_view import describe, running_totals
 from dashboard.words.retry_words import t as rt
+from dashboard.words.rule_links import guide_link
 from dashboard.words.study_words import t
 from dashboard.board.tiles_view import esc, md_text, table_html
 from dashboard.state.uploads import short_name
 
 lang = data.lang()
 st.title(t("sw_title", lang))
+st.caption(guide_link("studies", lang))  # its guide on the Rules page (docs/studies*.md)
 st.caption(t("sw_intro", lang))
 can = access.can_write()
 if not can:

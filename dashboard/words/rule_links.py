@@ -42,9 +42,10 @@ def t(key: str, lang: str, **fields: object) -> str:
 
 # The guides a user reads, in both languages (docs/<stem>.md and docs/<stem>.tr.md), in the order
 # the Rules page lists them: the same guides the README's "How do I…" table points to.
-GUIDES = ("reviewing", "review", "replay", "lab", "recording", "sheet", "studies", "notes", "practice",
-          "players", "import", "serving", "cli", "options", "limits")
-DOC_STEMS = {"rules": "rules", "log": "log-format", **{g: g for g in GUIDES}}  # doc -> file stem in docs/
+GUIDES = ("reviewing", "review", "replay", "lab", "recording", "sheet", "studies", "notes",
+          "practice", "players", "import", "serving", "cli", "options", "limits")
+# doc -> file stem in docs/
+DOC_STEMS = {"rules": "rules", "log": "log-format", **{g: g for g in GUIDES}}
 _DOC_OF_STEM = {v: k for k, v in DOC_STEMS.items()}
 
 
@@ -205,7 +206,8 @@ def app_links(text: str, lang: str) -> str:
         label, file = m.group(1), m.group(2)
         return label if file.startswith("..") else f"{label} (`docs/{file}`)"
 
-    text = re.sub(r"\[([^\]]+)\]\(((?:%s)(?:\.tr)?\.md(?:#[^)]*)?)\)" % "|".join(_DOC_OF_STEM), sub, text)
+    known = "|".join(_DOC_OF_STEM)
+    text = re.sub(r"\[([^\]]+)\]\(((?:%s)(?:\.tr)?\.md(?:#[^)]*)?)\)" % known, sub, text)
     return re.sub(r"\[([^\]]+)\]\(((?:\.\./)?[\w./-]+\.(?:md|png))(?:#[^)]*)?\)", other, text)
 
 
@@ -215,7 +217,16 @@ def guide_title(doc: str, lang: str) -> str:
     return m.group(1).strip() if m else doc
 
 
+def guide_url(doc: str, lang: str) -> str:
+    """The Rules page showing a guide: ``rules?doc=lab&lang=en``; relative, as every link."""
+    return f"{PAGE}?{urlencode({'doc': doc, 'lang': 'en' if lang == 'en' else 'tr'})}"
+
+
 def guide_list(lang: str) -> str:
-    """The guides as a Markdown list of Rules page links in ``lang`` (``rules?doc=lab&lang=en``)."""
-    return "\n".join(f"- [{guide_title(g, lang)}]({PAGE}?{urlencode({'doc': g, 'lang': 'en' if lang == 'en' else 'tr'})})"
-                     for g in GUIDES)
+    """The guides as a Markdown list of Rules page links in ``lang``."""
+    return "\n".join(f"- [{guide_title(g, lang)}]({guide_url(g, lang)})" for g in GUIDES)
+
+
+def guide_link(doc: str, lang: str) -> str:
+    """A page's link to its guide, a caption under its title: ``[Guide: …](rules?doc=…)``."""
+    return f"[{t('guide_link', lang, title=guide_title(doc, lang))}]({guide_url(doc, lang)})"
