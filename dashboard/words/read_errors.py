@@ -38,7 +38,7 @@ PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for
     (r"^(?P<n>[\d,]+) more bad lines in this game are not listed \(the first (?P<shown>\d+) are\)", "rd_more_game"),
     (r"^(?P<n>[\d,]+) more errors in this file are not listed \(the first (?P<shown>\d+) are\)", "rd_more_file"),
 ))
-AFTER_END = "; after the game's last hand: the line is not read, the game is kept"
+AFTER_END = re.compile(r"; after the last hand of game (?P<game>.+): the line is not read, the game is kept$")
 # what a field must hold, as the reader says it (log._need), and its words
 WANTS = {"a tile": "rd_w_tile", "a list of tiles": "rd_w_tiles", "a seat 0-3": "rd_w_seat",
          "a whole number": "rd_w_number", "a hand number >= 1": "rd_w_hand", "a table meld index": "rd_w_meld",
@@ -53,9 +53,9 @@ def t(key: str, lang: str, **fields: object) -> str:
 def plain(message: str, lang: str) -> str:
     """The reader's ``message`` in plain words of ``lang``; one no pattern knows, as it is."""
     text = str(message)
-    after = text.endswith(AFTER_END)
-    if after:
-        text = text[: -len(AFTER_END)]
+    after = AFTER_END.search(text)
+    if after is not None:
+        text = text[: after.start()]
     out = text
     for pat, key in PATTERNS:
         m = pat.search(text)
@@ -74,9 +74,12 @@ def plain(message: str, lang: str) -> str:
                 fields["want"] = t(want, lang)
         out = t(key, lang, **fields)
         break
-    if after and out == text and text.startswith("a "):  # "a draw event" past the last hand: said in full
-        return t("rd_event", lang, type=event_name(text.split()[1], lang))
-    return out + (" " + t("rd_after_end", lang) if after else "")
+    if after is None:
+        return out
+    game = after["game"]
+    if out == text and text.startswith("a "):  # "a draw event" past the last hand: said in full
+        return t("rd_event", lang, type=event_name(text.split()[1], lang), game=game)
+    return out + " " + t("rd_after_end", lang, game=game)
 
 
 def event_name(kind: str, lang: str) -> str:
