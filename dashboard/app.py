@@ -33,7 +33,7 @@ from dashboard.board.tiles_view import CSS
 # as the page icon is fetched from a font host, and fails offline)
 st.set_page_config(page_title="Istaka", page_icon=str(ROOT / "dashboard" / "favicon.png"), layout="wide")
 upload_guard.install()  # Streamlit's upload endpoint stores files only for a page with an uploader
-upload_guard.page_starts()  # this run's page has none until it draws one
+upload_guard.page_starts()  # with page_ends below: a page that draws no uploader stores no file
 
 url_state.seed("lang", url_state.one_of(LANGS))  # the language is kept in the URL (?lang=en)
 st.session_state.setdefault("lang", "tr")
@@ -88,3 +88,4 @@ except Exception as e:  # noqa: BLE001 - no user ever sees a traceback: one line
         raise
     logging.getLogger("istaka.dashboard").exception("page %s failed", nav.url_path)
     st.error(t("page_failed", lang, kind=type(e).__name__), icon=":material/error:")
+upload_guard.page_ends()  # the page is drawn: no uploader on it, no file stored for this session

@@ -8,9 +8,10 @@ methods of Streamlit 1.67's runtime that the endpoint calls:
 
 - ``Runtime.is_active_session``, which the endpoint asks before it reads the body (its only
   caller in 1.67): a session whose page shows no uploader to a writer is "not active" for an
-  upload, refused with 400 before a byte is read. Every full run forgets the session's right
-  (:func:`page_starts`) and drawing an uploader gives it back (:func:`expect`, called by
-  ``dashboard.board.uploader.localise``);
+  upload, refused with 400 before a byte is read. Drawing an uploader for a writer gives the
+  session the right (:func:`expect`, called by ``dashboard.board.uploader.localise``); a full run
+  that ends without drawing one takes it away (:func:`page_starts`, :func:`page_ends`). A run in
+  progress keeps the last run's answer: a file dropped while the page reruns is not refused;
 - ``MemoryUploadedFileManager.add_file``, called once the file is read: the same right again
   (403), and a budget: a session holds at most :data:`SESSION_MB` and the server :data:`SERVER_MB`
   of uploaded files (413 past either).
@@ -34,6 +35,7 @@ SERVER_MB = int(os.environ.get("ISTAKA_UPLOAD_SERVER_MB", "600"))
 RIGHT_SECONDS = 3600.0  # an uploader left open this long without a rerun loses its right
 _LOCK = threading.Lock()
 _ALLOWED: dict[str, float] = {}  # session id -> when its right to upload ends
+_DRAWN: dict[str, bool] = {}  # session id -> whether its run in progress drew an uploader
 
 
 def _session() -> str | None:
@@ -44,11 +46,20 @@ def _session() -> str | None:
 
 
 def page_starts() -> None:
-    """A full run begins: the session's page has no uploader until one is drawn."""
+    """A full run begins: no uploader drawn yet."""
     sid = _session()
     if sid is not None:
         with _LOCK:
-            _ALLOWED.pop(sid, None)
+            _DRAWN[sid] = False
+
+
+def page_ends() -> None:
+    """A full run ended (its page drawn): without an uploader, the session may not store files."""
+    sid = _session()
+    if sid is not None:
+        with _LOCK:
+            if not _DRAWN.pop(sid, False):
+                _ALLOWED.pop(sid, None)
 
 
 def expect() -> None:
@@ -64,6 +75,7 @@ def expect() -> None:
             for k in [k for k, v in _ALLOWED.items() if v < now]:
                 del _ALLOWED[k]
         _ALLOWED[sid] = now + RIGHT_SECONDS
+        _DRAWN[sid] = True
 
 
 def allowed(session_id: str) -> bool:
@@ -134,5 +146,5 @@ def install() -> bool:
         return False
 
 
-__all__ = ["SERVER_MB", "SESSION_MB", "allowed", "expect", "guard", "guard_sessions", "install", "page_starts",
-           "refusal"]
+__all__ = ["SERVER_MB", "SESSION_MB", "allowed", "expect", "guard", "guard_sessions", "install", "page_ends",
+           "page_starts", "refusal"]
