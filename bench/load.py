@@ -1,8 +1,13 @@
-"""Readers and writers at once against one `streamlit run` of the dashboard,
-in a real browser (Debian's Chromium through Playwright, one browser, one context per user).
+"""Readers and writers at once against one `streamlit run` of the dashboard.
 
-    python bench/load.py                       # 20 readers, 2 writers, 300 s (the issue's run)
-    python bench/load.py --readers 4 --writers 1 --seconds 30    # a quick one
+    python bench/load.py                       # 20 readers, 2 writers, 300 s over the websocket protocol
+    python bench/load.py --browser             # the same in real browsers (below)
+    python bench/load.py --browser --readers 4 --writers 1 --seconds 30    # a quick one
+
+Without ``--browser`` every user is a websocket client speaking the Streamlit protocol
+(bench/load_ws.py: the server's own time per action, its memory over the run, writes lost or
+doubled, tracebacks; tests/test_load_ws.py runs it for a few seconds). With ``--browser``, in
+Debian's Chromium through Playwright, one browser, one context per user:
 
 Readers open the app once, then walk the pages (Games, Replay, Players, Review, Rules) by the
 sidebar's links (``--reload``: each by its address), time each from the click to its new title
@@ -48,7 +53,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from browser_helpers import ARGS, CHROMIUM, streamlit_server  # noqa: E402
 from sheet_driver import _WATCH  # noqa: E402  (in the page: when the script run a tap caused has ended)
@@ -331,6 +336,11 @@ def stored(db: Path, tally: Tally, sheets_before: set[str]) -> dict[str, Check]:
 
 
 def main() -> int:
+    if "--browser" not in sys.argv[1:]:
+        import load_ws
+
+        return load_ws.main(sys.argv[1:])
+    sys.argv.remove("--browser")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--readers", type=int, default=20)
     ap.add_argument("--writers", type=int, default=2, help="writers, each taking upload, note, sheet row in turn")
