@@ -51,3 +51,28 @@ def test_no_reason_contradicts_the_parts(charged) -> None:
             assert gap >= RATE_GAP - 1e-9  # the rate named moves the way the reason says
         for lang in ("tr", "en"):
             assert why["code"] in REASON_TEXT and "{" not in sentence(c, lang)
+
+
+def test_partners_show_the_seats_own_expected_apart_and_say_your_team_G4() -> None:
+    """Partners: a decision's value is the team's (G4); each candidate keeps the seat's own value
+    beside it, the hand's expected score beside the seat's actual one is its own, and the lesson
+    says "your team"."""
+    from analysis.review.lesson import hand_expected
+
+    games, _ = read_and_replay(str(SAMPLE), keep_steps=True)
+    res = next(r for r in games if r.rules.esli and r.variant == "101")
+    hr = res.hands[0]
+    rv = deep_review_hand(res.game, hr, 1, worlds=16)
+    graded = [c for d in rv.decisions for c in d.choices if c.graded]
+    assert graded and all(x.get("team") and x.get("own") is not None for c in graded for x in c.candidates)
+    assert any(abs(x["own"] - x["expected"]) > 1 for c in graded for x in c.candidates)  # not the team's
+    exp = hand_expected(rv, None)
+    for d in rv.decisions:
+        first = next((c for c in d.choices if c.graded), None)
+        if first is not None and exp[d.seat] is not None:
+            mine = next(x for x in first.candidates if x["played"])
+            assert exp[d.seat] == pytest.approx(mine["own"])
+            break
+    costly = [c for c in graded if c.cost > 0]
+    for c in costly[:3]:
+        assert "your team's expected score" in sentence(c, "en") and "takımının" in sentence(c, "tr")

@@ -29,8 +29,6 @@ PART_ORDER = ("hand", "paid", "X2", "X3", "X4", "X5", "X6", "X7", "O8")
 
 
 def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
-    from analysis.evaluate import PRICE_WORLDS
-
     e = sub.add_parser("evaluate", help="judge one logged decision as the deep review does, every candidate's parts",
                        description="A decision of a logged hand (at the Replay page's step), judged from its seat's "
                        "own view exactly as the deep review judges it: every legal candidate with its expected hand "
@@ -43,8 +41,8 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     e.add_argument("--step", required=True, type=int, metavar="K", help="replay step (0: the deal)")
     e.add_argument("--kind", choices=KINDS, help="which decision at that step (default: the first the review "
                    "grades there); declare: the placing decision where declaring pairs (O10) is a candidate")
-    e.add_argument("--worlds", type=int, default=PRICE_WORLDS, metavar="W",
-                   help=f"fixed worlds every candidate is played in (default {PRICE_WORLDS}, the review's)")
+    e.add_argument("--worlds", type=int, metavar="W",
+                   help="fixed worlds every candidate is played in (default: the deep review's own)")
     e.add_argument("--salt", metavar="S", help="other worlds than the review's (its seed with S appended)")
     e.add_argument("--json", action="store_true", help="machine-readable output")
     return {"evaluate": cmd_evaluate}
@@ -56,8 +54,11 @@ def _log_event(ev: dict[str, Any]) -> dict[str, Any]:
 
 
 def _find(args: argparse.Namespace) -> tuple[Any, Any]:
+    from analysis.evaluate import PRICE_WORLDS
     from analysis.game import read_file, replay_game
 
+    if args.worlds is None:
+        args.worlds = PRICE_WORLDS
     if not 1 <= args.worlds <= 100_000:
         raise UsageError("--worlds must be between 1 and 100000")
     try:

@@ -65,6 +65,14 @@ class Evaluation:
         n, k = len(self.parts), len(fast.PARTS)
         return {name: sum(p[k + i] for p in self.parts) / n for i, name in enumerate(fast.RATES)}
 
+    def own_mean(self) -> float | None:
+        """The seat's own expected score (its hand-end score and penalties alone): in partner games
+        :attr:`mean` is its team's."""
+        if not self.parts:
+            return None
+        k = len(fast.PARTS) + len(fast.RATES)
+        return sum(p[k] for p in self.parts) / len(self.parts)
+
     def diff(self, other: Evaluation) -> tuple[float, float, int]:
         """Paired difference self - other on the worlds both were played in: (mean, se, n)."""
         n = min(len(self.values), len(other.values))

@@ -63,6 +63,9 @@ PARTS = ("hand", "paid") + PART_RULES
 # beside the parts, never added to them: the seat finishes, the next seat opens (from unopened),
 # the next seat finishes
 RATES = ("finish", "next_opens", "next_finishes")
+# and, in partner games where the parts are the team's, the seat's own value (its hand-end score
+# and penalties alone), so that a seat's own expected score can be shown apart from its team's
+OWN = "own"
 _KIND = {"run": 0, "group": 1, "pair": 2}
 
 
@@ -245,11 +248,11 @@ class Position:
         nxt = (s + 1) % 4
         team = (s, (s + 2) % 4) if self.rules.esli else (s,)
         if start is None:  # a void placing: nobody scored, nothing charged
-            return (0,) * len(PARTS) + (0, 0, 0)
+            return (0,) * len(PARTS) + (0, 0, 0, 0)
         scores, result, finisher, opened, pen = COMPILED.last()
         rates = (int(finisher == s), int(self.state.opened[nxt] is None and opened[nxt] != 0), int(finisher == nxt))
         if result == 3:  # E3 during the play: nobody is scored, penalties struck too
-            return (0,) * len(PARTS) + rates
+            return (0,) * len(PARTS) + rates + (0,)
         before = [p for p in self.state.penalties if p.seat in team]
         by_rule = dict.fromkeys(RULE_NAMES.values(), 0)
         for p in start.penalties[len(self.state.penalties):]:  # charged by the candidate's own events
@@ -262,7 +265,9 @@ class Position:
         out = (hand, sum(p.points for p in before)) + tuple(by_rule[r] for r in PART_RULES)
         if sum(out) != value:  # the model's value is its scores plus every penalty: never apart
             raise AssertionError(f"rollout parts {out} do not add up to {value}")
-        return out + rates
+        own = scores[s] + sum(p.points for p in start.penalties if p.seat == s) + sum(
+            pen[s * len(RULE_NAMES) + i] for i in range(len(RULE_NAMES)))
+        return out + rates + (own,)
 
 
 # ---- the trace as log events -----------------------------------------------------------------
@@ -348,5 +353,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["COMPILED", "OWN", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]

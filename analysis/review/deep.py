@@ -111,6 +111,9 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
                      "diff": round(d, 2), "ci": round(Z * dse, 2), "tie": j != r and abs(d) <= Z * dse,
                      "parts": {k: round(v, 2) for k, v in e.part_means().items()},
                      "rates": {k: round(v, 3) for k, v in e.rate_means().items()}})
+        if view.state.rules.esli:  # partners (G4): the value is the team's, the seat's own beside it
+            own = e.own_mean()
+            rows[-1].update({"team": True, "own": None if own is None else round(own, 2)})
     rec = priced[r].candidate
     why = None
     if r != p:

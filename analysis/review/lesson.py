@@ -163,7 +163,7 @@ def parts_line(c: Choice, lang: str) -> str | None:
     if not split or c.cost <= 0:
         return None
     tr = lang == "tr"
-    bits = [f"{PART_WORDS.get(k, (k, k))[0 if tr else 1]} {v:+.1f}" for k, v in
+    bits = [f"{PART_WORDS.get(k, (k, k))[0 if tr else 1]} {f'{v:+.1f}'.replace('.', ',' if tr else '.')}" for k, v in
             sorted(split.items(), key=lambda kv: -abs(kv[1])) if abs(v) >= 0.5]
     return (("Kaybın parçaları: " if tr else "The cost's parts: ") + ", ".join(bits)) if bits else None
 
@@ -225,10 +225,13 @@ def sentence(c: Choice, lang: str = "en") -> str:
                 else f"The best move was played: {played} (expected {c.expected_played:.0f} points).") + _ties(c, lang)
     pts = _pm(c, c.cost)
     reason = why(c, lang)
+    team = bool(c.candidates and c.candidates[0].get("team"))  # partners: the cost is the team's (G4)
     if tr:
-        s = f"{played} yerine {best} seçilseydi, beklenen puanın {pts} daha düşük olurdu"
+        whose = "takımının beklenen puanı" if team else "beklenen puanın"
+        s = f"{played} yerine {best} seçilseydi, {whose} {pts} daha düşük olurdu"
     else:
-        s = f"{best[0].upper() + best[1:]} instead of {played} would have lowered your expected score by {pts} points"
+        whose = "your team's expected score" if team else "your expected score"
+        s = f"{best[0].upper() + best[1:]} instead of {played} would have lowered {whose} by {pts} points"
     return s + (f": {reason}." if reason else ".") + _ties(c, lang)
 
 
@@ -240,7 +243,9 @@ def hand_expected(h: HandReview, rules: Rules | None) -> list[float | None]:
     for d in h.decisions:
         graded = [c for c in d.choices if c.graded]
         if out[d.seat] is None and graded:
-            x = graded[0].expected_played
+            mine = next((x for x in graded[0].candidates if x.get("played")), {})
+            # partners: the seat's own expected score beside its own actual one, not its team's (G4)
+            x = float(mine["own"]) if mine.get("team") and mine.get("own") is not None else graded[0].expected_played
             out[d.seat] = calibrated(rules, x) if rules is not None else x
     return out
 
@@ -266,11 +271,15 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
     actual = {i: hr for i, hr in enumerate(res.hands, 1)} if res is not None else {}
     rules = res.rules if res is not None else None
     for h in gr.hands:
+        rows = []
         for d in h.decisions:
             if gr.depth == "deep":
-                decisions.extend(_choice_row(h.ord, d, c) for c in d.choices)
+                rows.extend(_choice_row(h.ord, d, c) for c in d.choices)
             else:
-                decisions.append(_quick_row(h.ord, d))
+                rows.append(_quick_row(h.ord, d))
+        # in play order: an O7 decision at the deal comes before the turns, though a seat's first
+        # turn holds it
+        decisions += sorted(rows, key=lambda x: x.get("step", 0))
         expected = [None if x is None else round(x, 1) for x in hand_expected(h, rules)]
         hr = actual.get(h.ord)
         hands.append({"ord": h.ord, "hand": h.hand, "result": h.result,
