@@ -329,3 +329,22 @@ def test_a_report_past_its_size_limit_is_refused_and_nothing_is_written(tmp_path
     assert not out.exists() and list(tmp_path.iterdir()) == []
     monkeypatch.setattr(cli_review, "MAX_REPORT_CHARS", 16 << 20)
     assert main(["report", "normal-1", "--log", log, "--out", str(out)]) == 0 and out.exists()
+
+
+def test_a_failed_study_export_leaves_no_partial_file(study_db: Any, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from analysis.store import study_file
+    from analysis.store.study_rows import Item, create
+
+    con, gid = study_db
+    sid = create(con, "s", [Item(gid, 1, 0, 0, "n")])
+    out = tmp_path / "out" / "s.istaka-study"
+    out.parent.mkdir()
+
+    def full(*a: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(study_file.os, "replace", full)
+    with pytest.raises(OSError):
+        study_file.export_study(con, sid, out)
+    assert list(out.parent.iterdir()) == []

@@ -112,8 +112,13 @@ def export_study(con: Con, study: int, out: str | os.PathLike[str]) -> Path:
     p = Path(out)
     text = export_text(con, study)
     tmp = p.with_name(p.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, p)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, p)
+    except BaseException:  # a full disk, a kill: no half file left beside the study's
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     return p
 
 
