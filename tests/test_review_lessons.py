@@ -149,3 +149,25 @@ def test_every_reason_has_both_languages_with_the_same_fields() -> None:
         assert tr and en, code
         assert {f for _, f, _, _ in string.Formatter().parse(tr) if f} == \
             {f for _, f, _, _ in string.Formatter().parse(en) if f}, code
+
+
+def test_a_turkish_reason_writes_its_points_with_a_decimal_comma() -> None:
+    """A Turkish Replay read "X5 cezası 38.6 yerine 15.5 puan" and "Kaybın parçaları: X5 cezası
+    +23.0": Turkish writes 38,6; English keeps 38.6; whole numbers are left as they are."""
+    from types import SimpleNamespace
+
+    from analysis.review import lesson
+
+    fields = {"part": "X5", "d": 23.1, "p": 38.6, "b": 15.5}
+    assert "X5 cezası 38,6 yerine 15,5 puan" in reason_text("p_X5", fields, "tr")
+    assert "38.6" in reason_text("p_X5", fields, "en") and "38,6" not in reason_text("p_X5", fields, "en")
+    assert reason_text("opens_higher", {"v": 164, "p": 128}, "tr") == "o dizi daha yüksek açıyor (164, oynanan 128)"
+    c = SimpleNamespace(cost=23.0, candidates=[{"played": True, "parts": {"X5": 30.0, "end": 1.0}},
+                                              {"parts": {"X5": 7.0, "end": 1.0}}])
+    original = lesson.cost_split
+    try:
+        lesson.cost_split = lambda _c: {"X5": 23.0}  # the split itself is tested elsewhere
+        assert lesson.parts_line(c, "tr") == "Kaybın parçaları: X5 cezası +23,0"  # type: ignore[arg-type]
+        assert lesson.parts_line(c, "en") == "The cost's parts: X5 penalties +23.0"  # type: ignore[arg-type]
+    finally:
+        lesson.cost_split = original

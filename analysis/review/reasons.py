@@ -187,6 +187,8 @@ def reason_text(code: str | None, fields: dict[str, Any] | None, lang: str) -> s
     if pair is None:
         return None
     text = pair[0] if lang == "tr" else pair[1]
+    if lang == "tr":  # Turkish writes a decimal comma: "X5 cezası 38,6 yerine 15,5 puan"
+        fields = {k: (str(v).replace(".", ",") if isinstance(v, float) else v) for k, v in (fields or {}).items()}
     try:
         return text.format(**(fields or {}))
     except (KeyError, IndexError):
