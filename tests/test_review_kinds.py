@@ -241,3 +241,33 @@ def test_the_expert_declares_pairs_as_its_rollout_model_does(tmp_path: Path) -> 
     assert not SolverBot(random.Random(0)).declare(v)
     v3 = seat_1_to_play("k-declare-3", rack.replace("Y4 Y4", "Y4 Y5"))
     assert not ExpertBot(random.Random(0)).declare(v3)  # three pairs: two short
+
+
+def test_a_best_turn_that_places_the_okey_is_priced_against_one_that_keeps_it_X6() -> None:
+    """Where an opened seat's best turn puts its okey on the table (where a swap can take it, X6 to
+    the placer, S3), the review also prices the best turn of the rack without its okeys: legal,
+    and the okey stays in the rack."""
+    from pathlib import Path
+
+    from analysis.game import read_and_replay
+    from analysis.review.deep import judge_spot
+    from analysis.review.spots import hand_spots, seed_game
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
+    games, _ = read_and_replay(str(sample), keep_steps=True)
+    res = next(r for r in games if r.game == "kahve-2026-09-08-3")
+    hr = res.hands[2]
+    spot = next(s for t in hand_spots(hr) for s in t if s.kind == "place" and s.step == 61)
+    c = judge_spot(seed_game(res), hr, spot, worlds=8)
+    assert c is not None
+    kept = next(x for x in c.candidates if x["move"] == "best turn keeping the okey")
+    best = next(x for x in c.candidates if x["move"] == "best turn")
+    state = hr.steps[spot.step].state
+    from analysis.evaluate.plans import state_after
+
+    after_kept, after_best = state_after(state, kept["events"]), state_after(state, best["events"])
+    assert after_kept is not None and after_best is not None
+    okey = state.okey
+    assert after_kept.racks[spot.seat].count(okey) == state.racks[spot.seat].count(okey) > 0
+    assert after_best.racks[spot.seat].count(okey) < state.racks[spot.seat].count(okey)
+    assert "X6" in kept["parts"] and "X6" in best["parts"]

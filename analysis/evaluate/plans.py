@@ -6,6 +6,7 @@ some of its lay-offs held back (:func:`held_back`, graded by the deep review and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from analysis.game import HandState, IllegalMove, apply
@@ -111,4 +112,30 @@ def held_back(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
     return out
 
 
-__all__ = ["MAX_SUBSETS", "held_back", "place_candidates", "rack_after", "state_after"]
+def okey_kept(view: View, cands: Sequence[Candidate]) -> list[Candidate]:
+    """The best turn of an opened seat that keeps its okeys off the table, where the best turn
+    places one: an okey on the table can be taken by a swap, and the seat that placed it pays X6
+    (S3). The exact solver's best turn on the rack without its okeys, when the engine takes it
+    and it leaves a rack no other candidate leaves."""
+    best = next((c for c in cands if c.label == "best turn"), None)
+    state, seat = view.state, view.seat
+    okey = state.okey
+    held = sum(1 for t in view.rack if t == okey)
+    if best is None or not held:
+        return []
+    after = state_after(state, best.events)
+    if after is None or sum(1 for t in after.racks[seat] if t == okey) == held:
+        return []  # the best turn keeps its okeys already
+    bare = tuple(t for t in state.racks[seat] if t != okey)
+    plain = replace(state, racks=tuple(bare if k == seat else r for k, r in enumerate(state.racks)))
+    evs = turn_events(View.of(plain, seat), best_turn(plain, seat))
+    if not evs or not playable(view, evs):
+        return []
+    seen = {r for r in (rack_after(state, seat, c.events) for c in cands) if r is not None}
+    rack = rack_after(state, seat, evs)
+    if rack is None or rack in seen:
+        return []
+    return [place_candidate(evs, "best turn keeping the okey")]
+
+
+__all__ = ["MAX_SUBSETS", "held_back", "okey_kept", "place_candidates", "rack_after", "state_after"]

@@ -41,7 +41,7 @@ from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
 from analysis.players import View
 
 from .grade import graded_seats, review_hand
-from .kinds import declare_candidates, held_back, show_candidates
+from .kinds import declare_candidates, held_back, okey_kept, show_candidates
 from .lesson import label_fits
 from .options import openings
 from .reasons import parts_reason
@@ -222,7 +222,8 @@ def grade_decision(state: HandState, seat: int, kind: str, played_events: Sequen
         if state.phase != "play" or state.turn != seat:
             return None
         cands = candidates(view, "place")
-        cands += held_back(view, cands) + declare_candidates(view, cands)  # kinds the evaluator leaves out
+        # kinds the evaluator leaves out: held-back lay-offs, the okey kept off the table (X6), O10
+        cands += held_back(view, cands) + okey_kept(view, cands) + declare_candidates(view, cands)
         after = state
         for e in played_events:
             after = apply(after, e)

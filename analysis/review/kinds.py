@@ -10,6 +10,9 @@ the best turn to make and which to hold back, and the choice of per or çift whe
 - **Declare (O10)**: where the preset requires a declaration before a çift opening, an unopened
   seat that has not declared may declare now (and, if its çift then reach the threshold, open
   with them in the same turn), or not.
+- **The okey kept** (X6, S3): where the best turn places an okey, the best turn of the rack
+  without its okeys, so that the placing that leaves an okey to be taken is priced against one
+  that keeps it (the rollout charges the X6 to the seat that placed it).
 - **Held-back lay-offs**: besides the exact solver's best turn and placing nothing, the best turn
   with one of its lay-offs held back, and with all of them held back, each kept when it is legal
   and leaves a different rack. At most :data:`MAX_SUBSETS` such variants a decision (the first
@@ -25,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analysis.evaluate import Candidate, place_candidate
-from analysis.evaluate.plans import MAX_SUBSETS, held_back, state_after
+from analysis.evaluate.plans import MAX_SUBSETS, held_back, okey_kept, state_after
 from analysis.game import HandState
 from analysis.players import View
 
@@ -64,4 +67,4 @@ def show_candidates(state: HandState, seat: int) -> list[Candidate] | None:
     return [Candidate("show", (), "no show"), Candidate("show", (ev,), "show")]
 
 
-__all__ = ["MAX_SUBSETS", "declare_candidates", "held_back", "show_candidates"]
+__all__ = ["MAX_SUBSETS", "declare_candidates", "held_back", "okey_kept", "show_candidates"]

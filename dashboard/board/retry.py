@@ -28,7 +28,7 @@ from analysis.review.deep import grade_decision, judge_spot
 from analysis.review.spots import Spot as ReviewSpot
 from analysis.review.spots import seat_knows, seed_game, spot_seed
 from analysis.review.verdict import spot_at
-from analysis.review.kinds import declare_candidates, held_back
+from analysis.review.kinds import declare_candidates, held_back, okey_kept
 from analysis.review.lesson import describe as move_words
 from analysis.review.reasons import reason_text
 
@@ -140,7 +140,7 @@ def _placings(key: str, v: int, _state: HandState) -> list[dict[str, Any]]:
     seat = parse(key).seat
     view = View.of(_state, seat)
     cands = candidates(view, "place")
-    cands += held_back(view, cands) + declare_candidates(view, cands)
+    cands += held_back(view, cands) + okey_kept(view, cands) + declare_candidates(view, cands)
     out = []
     before = Counter(str(x) for x in _state.racks[seat])
     for c in cands:
