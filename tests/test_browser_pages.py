@@ -75,9 +75,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with store.reading(db) as con:
         ids = [str(g) for g in queries.list_games(con)["game"]]
         mistakes = queries.game_mistakes(con, ids[0])
+        from analysis.review import PRACTICE_CATEGORIES
+
+        practise = next(p for p in ("Ayşe", "Zeynep", "Fatma", "Elif")  # a player with positions to practise
+                        if len(queries.practice_positions(con, p, list(PRACTICE_CATEGORIES))))
     server_log = d / "server.log"
     with streamlit_server(db, server_log) as url:
-        yield {"url": url, "ids": ids, "mistakes": mistakes, "log": server_log, "danger": _danger_step(db, ids[0])}
+        yield {"url": url, "ids": ids, "mistakes": mistakes, "log": server_log, "danger": _danger_step(db, ids[0]),
+               "practise": practise}
 
 
 @pytest.fixture(scope="module")
@@ -137,14 +142,16 @@ def _click_row(pg: Any, frame: Any, row: int) -> None:
 def test_every_page_loads_without_an_error(site: dict[str, Any], page: Any, lang: str) -> None:
     first = site["ids"][0]
     for path, extra in (("games", ""), ("replay", f"&game={first}&hand=1&step=5"), ("lab", ""), ("players", ""),
-                        ("review", f"&game={first}"), ("practice", ""), ("rules", "&rule=X4"),
-                        ("rules", "&doc=review"), ("record", ""), ("study", "")):
+                        ("review", f"&game={first}"), ("practice", ""), ("practice", f"&pr_player={quote(site['practise'])}"),
+                        ("rules", "&rule=X4"), ("rules", "&doc=review"), ("record", ""), ("study", "")):
         title = TITLES[path][lang == "en"]
         _open(page, f"{site['url']}/{path}?lang={lang}{extra}", title)
         _no_errors(page, f"{lang} {path}")
         assert _params(page).get("lang") == lang, (path, page.url)
         text = page.locator('[data-testid="stMain"]').inner_text()
         assert "x4x5" not in text and "Traceback" not in text
+        # no Markdown escape shown as text (a colon with its backslash): escaped text where Markdown is not read
+        assert not re.findall(r"\w\\[:()]", text), (lang, path, re.findall(r".{0,30}\\[:()].{0,10}", text))
     assert "Traceback" not in site["log"].read_text(errors="replace")
 
 
