@@ -348,3 +348,23 @@ def test_a_failed_study_export_leaves_no_partial_file(study_db: Any, tmp_path: P
     with pytest.raises(OSError):
         study_file.export_study(con, sid, out)
     assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("page,keys", [("record", [f"rec_p{k}" for k in range(4)]),
+                                       ("sheet", [f"n_name{s}" for s in range(4)])])
+def test_the_pages_name_boxes_stop_at_the_readers_name_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             page: str, keys: list[str]) -> None:
+    import apptest_helpers as ui
+    from streamlit.testing.v1 import AppTest
+
+    from analysis.game.log import MAX_NAME
+    from analysis.store import connect
+
+    db = tmp_path / "t.duckdb"
+    connect(db, seed=False).close()
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    at = ui.open_page(AppTest.from_file(str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py"),
+                                        default_timeout=90), page)
+    boxes = {w.key: w for w in at.text_input if w.key in keys}
+    assert sorted(boxes) == sorted(keys)
+    assert all(w.max_chars == MAX_NAME for w in boxes.values())

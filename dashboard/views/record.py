@@ -23,6 +23,7 @@ from typing import Any
 import streamlit as st
 
 from analysis.game import PRESETS, Tile
+from analysis.game.log import MAX_NAME
 from analysis.game.record import Recording, RecordError, parse_groups
 from dashboard.state import access, data, recordings, url_state
 from dashboard.words.i18n import t as tm
@@ -105,7 +106,7 @@ if rec is None:
     c[3].toggle(t("rec_esli", lang), key="rec_esli_in")
     p = st.columns(4)
     for k in range(4):
-        p[k].text_input(t("rec_player", lang, seat=k), key=f"rec_p{k}", value=["Ben", "Sağ", "Karşı", "Sol"][k]
+        p[k].text_input(t("rec_player", lang, seat=k), key=f"rec_p{k}", max_chars=MAX_NAME, value=["Ben", "Sağ", "Karşı", "Sol"][k]
                         if lang == "tr" else ["Me", "Right", "Across", "Left"][k])
     st.button(t("rec_start", lang), key="rec_start", on_click=_start, type="primary")
     open_ = recordings.in_progress(DB)

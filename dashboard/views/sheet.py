@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from analysis.game.log import MAX_NAME
 from analysis.game.sheet import SheetError, score_result
 from dashboard.state import access, data, sheet_data, tokens, url_state
 from dashboard.state.sheet_data import Sheet
@@ -53,7 +54,7 @@ def _new_game() -> None:
         for s in range(4):
             label = (t("sh_team_seat", lang, team="AB"[s % 2], n=s // 2 + 1) if teams
                      else t("sh_seat", lang, n=s + 1))
-            names.append(st.text_input(label, key=f"n_name{s}").strip())
+            names.append(st.text_input(label, key=f"n_name{s}", max_chars=MAX_NAME).strip())
         variant = st.segmented_control(t("sh_preset", lang), ["101", "101-classic", "51"], key="n_variant",
                                        default="101", required=True) or "101"
         base = sheet_data.rules_of(variant, None)
