@@ -18,7 +18,7 @@ from dashboard.state import access, data, play_games, play_state as ps
 from dashboard.words.i18n import t as tm
 from dashboard.words.play_words import t
 from dashboard.board.replay_view import describe
-from dashboard.board.tiles_view import esc, md_text, table_html, tile_key, tile_label
+from dashboard.board.tiles_view import esc, md_text, notation_row, table_html, tile_key, tile_label
 
 Step = tuple[int, int]
 _TABLE_CSS = (".st-key-pl_table .ist-hidden .ist-tile.back{width:10px;min-width:10px;height:15px;margin:1px}"
@@ -154,8 +154,12 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
 
 
 def _build(db: str, g: PlayGame, s: HandState, seat: int, step: Step, k_build: str, k_on: str, lang: str) -> None:
-    with st.container(key="pl_build_box"):
-        st.text_input(t("pl_build_text", lang), key=k_build)
+    # what is being built lives in the session, not in a text box: a tap sent while the page
+    # redraws would otherwise bring the box's older text back with it
+    groups = [grp.split() for grp in str(st.session_state.get(k_build, "")).split("|")]
+    shown = " │ ".join(notation_row(grp, s.okey, small=True) for grp in groups if grp) or "—"
+    st.markdown(f'<div class="ist-plain" data-testid="pl-build" data-text="{esc(st.session_state.get(k_build, ""))}">'
+                f'{esc(t("pl_build_text", lang))}: {shown}</div>', unsafe_allow_html=True)
     opened = s.opened[seat] is not None
     kind = "open" if not opened or s.opened_this_turn else "meld"
     c = st.container(horizontal=True, gap="small")
