@@ -151,15 +151,22 @@ def _totals(rec: Recording) -> None:
                 f'{"".join(f"<td><b>{v}</b></td>" for v in tot)}</tr></table>', unsafe_allow_html=True)
 
 
-def _mark(r: Recording) -> tuple[str, int]:
-    """The log a save stores now (its hands, the hand in progress, the scores entered)."""
-    return r.id, hash(recordings.log_text(r))
+def _quick(r: Recording) -> tuple[str, int]:
+    """The recording's id and its events in all (the same across "next hand", as its log is)."""
+    return r.id, len(r.events) + sum(len(h.get("events") or ()) for h in r.done)
+
+
+def _mark(r: Recording) -> tuple[Any, ...]:
+    """The log a save stores now (its hands, the hand in progress, the scores entered), behind a
+    quick key (a tap that adds an event differs there, without writing the log out)."""
+    return (*_quick(r), hash(recordings.log_text(r)))
 
 
 def _saved(r: Recording) -> bool:
     """What a save would store now was just saved in this session: it is not offered again
     until something changes."""
-    return st.session_state.get(SAVED) == _mark(r)
+    saved = st.session_state.get(SAVED)
+    return saved is not None and saved[:2] == _quick(r) and saved == _mark(r)
 
 
 def _save_game(r: Recording) -> None:
