@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="istaka-bench-serving-"))
     with chromium() as browser, T.club_server(tmp) as (url, proc, _log):
-        page, sid, xsrf = T._open(browser, url, "games")
+        page, sid, xsrf = T.open_session(browser, url, "games")
         rss, cpu, t0 = T.rss_mb(proc.pid), T.cpu_s(proc.pid), time.monotonic()
         got = [T.put_file(url, sid["id"], xsrf, a.mb * 1024 * 1024) for _ in range(a.files)]
         time.sleep(2)
@@ -46,9 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         side = page.locator('[data-testid="stSidebar"]')
         cpu = T.cpu_s(proc.pid)
         for i in range(a.tries):
-            T._login(page, f"tahmin-{i}")
+            T.login_with(page, f"tahmin-{i}")
             expect(side.locator('[data-testid="stAlert"]')).to_have_count(1, timeout=30_000)
-        T._login(page, T.PASS)
+        T.login_with(page, T.PASS)
         page.wait_for_timeout(1500)
         writer = "Yazar olarak" in side.inner_text()
         print(f"guessing: {a.tries} wrong passphrases then the right one: server CPU {T.cpu_s(proc.pid) - cpu:.2f} s; "

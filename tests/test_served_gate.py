@@ -6,6 +6,7 @@ passphrases cost the server little CPU and the 41st, right, waits."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import ROOT, _free_port, chromium, needs_chromium
+from browser_helpers import ROOT, chromium, needs_chromium
 from dashboard_logs import many_games, write_log
 from store_logs import stored
 
@@ -44,7 +45,9 @@ def club_server(tmp: Path, mode: str = "club", **env: str) -> Iterator[tuple[str
         stored(db, write_log(tmp / "g.jsonl", many_games(2)))
     secrets = tmp / "secrets.toml"
     secrets.write_text(f'[istaka]\nwriter_passphrase = "{hash_passphrase(PASS)}"\n')
-    port = _free_port()
+    with socket.socket() as so:  # a free port of this machine
+        so.bind(("127.0.0.1", 0))
+        port = so.getsockname()[1]
     log = tmp / "server.log"
     full = dict(os.environ, ISTAKA_DB=str(db), ISTAKA_MODE=mode, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env)
     with log.open("wb") as out:
@@ -126,7 +129,7 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _open(browser: Any, url: str, path: str, ready: str = "Yazar girişi") -> tuple[Any, dict[str, str], str]:
+def open_session(browser: Any, url: str, path: str, ready: str = "Yazar girişi") -> tuple[Any, dict[str, str], str]:
     from playwright.sync_api import expect
 
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -142,7 +145,7 @@ def _open(browser: Any, url: str, path: str, ready: str = "Yazar girişi") -> tu
     return page, sid, xsrf
 
 
-def _login(page: Any, pw: str) -> None:
+def login_with(page: Any, pw: str) -> None:
     side = page.locator('[data-testid="stSidebar"]')
     side.locator('input[type="password"]').fill(pw)
     side.get_by_role("button", name="Giriş").click()
@@ -152,14 +155,14 @@ def test_the_upload_endpoint_stores_nothing_without_an_uploader_and_keeps_a_budg
     from playwright.sync_api import expect
 
     with club_server(tmp_path, ISTAKA_UPLOAD_SESSION_MB="2", ISTAKA_UPLOAD_SERVER_MB="3") as (url, proc, log):
-        page, sid, xsrf = _open(browser, url, "games")  # a reader: no uploader on the page
+        page, sid, xsrf = open_session(browser, url, "games")  # a reader: no uploader on the page
         assert put_file(url, sid["id"], xsrf, 1000) == 400  # refused before the body is read
         rss0 = rss_mb(proc.pid)
         statuses = [put_file(url, sid["id"], xsrf, 45 * 1024 * 1024) for _ in range(4)]
         grown = rss_mb(proc.pid) - rss0
         assert set(statuses) <= {0, 400}, statuses  # 0: answered 400 and closed while the body came
         assert grown < 150, f"the server kept {grown:.0f} MB of refused uploads"
-        _login(page, PASS)  # a writer: the games page shows the uploader
+        login_with(page, PASS)  # a writer: the games page shows the uploader
         expect(page.locator('[data-testid="stFileUploader"]')).to_have_count(1, timeout=60_000)
         mb = 1024 * 1024
         assert [put_file(url, sid["id"], xsrf, mb) for _ in range(3)] == [204, 204, 413], "the session's budget"
@@ -176,13 +179,13 @@ def test_a_writer_stays_through_a_reload_logs_out_and_a_guesser_costs_little(bro
     from playwright.sync_api import expect
 
     with club_server(tmp_path) as (url, proc, log):
-        page, _, _ = _open(browser, url, "rules")
+        page, _, _ = open_session(browser, url, "rules")
         side = page.locator('[data-testid="stSidebar"]')
         cpu0 = cpu_s(proc.pid)
         for i in range(40):
-            _login(page, f"tahmin-{i}")
+            login_with(page, f"tahmin-{i}")
             expect(side.locator('[data-testid="stAlert"]')).to_have_count(1, timeout=30_000)
-        _login(page, PASS)
+        login_with(page, PASS)
         page.wait_for_timeout(1500)
         cpu = cpu_s(proc.pid) - cpu0
         expect(side).to_contain_text("Çok fazla yanlış parola")
@@ -194,9 +197,9 @@ def test_a_writer_stays_through_a_reload_logs_out_and_a_guesser_costs_little(bro
     again = tmp_path / "again"
     again.mkdir()
     with club_server(again) as (url, proc, log):
-        page, _, _ = _open(browser, url, "games")
+        page, _, _ = open_session(browser, url, "games")
         side = page.locator('[data-testid="stSidebar"]')
-        _login(page, PASS)
+        login_with(page, PASS)
         expect(side).to_contain_text("Yazar olarak", timeout=60_000)
         page.wait_for_timeout(1000)
         assert any(c["name"] == "istaka_writer" for c in page.context.cookies())
@@ -252,7 +255,7 @@ def test_an_anonymous_browser_writes_nothing_on_the_score_sheet_and_the_recorder
         clicked = 0
         for path in ("sheet?lang=tr", "sheet?sheet=sheet-gate&lang=tr", "sheet?sheet=sheet-gate&watch=1&lang=tr",
                      "record?lang=tr", f"record?rec={rec.id}&lang=tr"):
-            page, _, _ = _open(browser, url, path, ready)
+            page, _, _ = open_session(browser, url, path, ready)
             main = page.locator('[data-testid="stMain"]')
             expect(main).to_contain_text("Salt okunur" if mode == "read-only" else "Okuyucu", timeout=60_000)
             n = main.locator("button:enabled").count()

@@ -178,11 +178,15 @@ def try_login(passphrase: str, stored: str, check: Callable[[str, str], bool]) -
     return wait
 
 
+def revoke(token: object) -> None:
+    """A writer's token no longer logs anyone in (in this server process)."""
+    if isinstance(token, str) and token.count(".") == 2:
+        _REVOKED.add(token.split(".")[1])
+
+
 def logout() -> None:
-    tok = st.session_state.pop(SESSION, None)
-    for t in (tok, _cookie()):
-        if isinstance(t, str) and t.count(".") == 2:
-            _REVOKED.add(t.split(".")[1])
+    revoke(st.session_state.pop(SESSION, None))
+    revoke(_cookie())
     st.session_state[_SET] = ""
 
 
@@ -209,5 +213,5 @@ def cookie_script() -> None:
 
 
 __all__ = ["COOKIE", "COOKIE_HOURS", "FIRST_WAIT", "FREE_TRIES", "LIMITER", "Limiter", "MAX_WAIT", "SERVER_TRIES",
-           "SERVER_WINDOW", "client_key", "cookie_script", "logged_in", "logout", "make_token", "token_ok",
-           "try_login"]
+           "SERVER_WINDOW", "client_key", "cookie_script", "logged_in", "logout", "make_token", "revoke",
+           "token_ok", "try_login"]
