@@ -53,10 +53,14 @@ def page_starts() -> None:
             _DRAWN[sid] = False
 
 
-def page_ends() -> None:
-    """A full run ended (its page drawn): without an uploader, the session may not store files."""
+def page_ends(exc: BaseException | None = None) -> None:
+    """A full run ended, ``exc`` the exception it ended with: its page is drawn (to its end or to
+    an ``st.stop``) and without an uploader the session may not store files; a run cut short by a
+    rerun decides nothing (the next one will)."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+
     sid = _session()
-    if sid is not None:
+    if sid is not None and not isinstance(exc, RerunException):
         with _LOCK:
             if not _DRAWN.pop(sid, False):
                 _ALLOWED.pop(sid, None)
