@@ -27,6 +27,7 @@ from dashboard.words.rule_links import t as rl_t
 from dashboard.words.sheet_strings import t as sh_t
 from dashboard.words.study_words import t as sw_t
 from dashboard.words.play_words import t as pl_t
+from dashboard.board import chrome
 from dashboard.board.tiles_view import CSS
 
 # the icon from a file here: nothing a page needs comes from outside the server (a :material: icon
@@ -41,8 +42,10 @@ with st.sidebar:
     st.segmented_control(t("language", data.lang()), LANGS, key="lang", required=True,
                          format_func=lambda x: {"tr": "Türkçe", "en": "English"}[x])
 lang = data.lang()
+with st.sidebar:
+    chrome.labels(lang)  # Streamlit's own labels for screen readers and tooltips, in the page's language
 url_state.keep(lang=lang)
-st.html(CSS)  # style-only HTML is added to the page itself, not in a frame
+st.html(CSS + chrome.css(lang))  # style-only HTML is added to the page itself, not in a frame
 
 # The pages live in views/, not pages/: with a pages/ folder next to the entrypoint, a freshly
 # started Streamlit runs a deep link (/replay?game=...) as a v1 multipage app, without this

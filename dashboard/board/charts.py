@@ -32,6 +32,13 @@ def _layout(fig: go.Figure, title: str, x: str, y: str, *, dates: bool = False) 
     return fig
 
 
+def draw(where: Any, fig: go.Figure, key: str, lang: str) -> None:
+    """A chart in the page's language: its axes write Turkish numbers on a Turkish page (1,5 and
+    1.250), and it has no plotly toolbar (its tooltips, "Download plot as a PNG", are English)."""
+    fig.update_layout(separators=",." if lang == "tr" else ".,")
+    where.plotly_chart(fig, key=key, config={"displayModeBar": False})
+
+
 def finish_label(kind: str, lang: str) -> str:
     """A finish kind (``okey+elden``) in words."""
     return " + ".join(t(f"fk_{k}", lang) for k in str(kind).split("+"))

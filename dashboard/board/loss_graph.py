@@ -149,7 +149,7 @@ def figure(depth: str, pts: pd.DataFrame, players: Sequence[str], lang: str, *,
               "xaxis": {"title": {"text": axis_x}}, "yaxis": {"title": {"text": axis_y}},
               # the legend above the plot: below it, a phone's two rows of names ran into the x axis title
               "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
-              "hovermode": "closest", "dragmode": False,
+              "hovermode": "closest", "dragmode": False, "separators": ",." if lang == "tr" else ".,",
               "shapes": shapes, "annotations": notes}
     return {"data": traces, "layout": layout}
 

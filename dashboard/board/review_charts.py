@@ -12,7 +12,7 @@ import streamlit as st
 
 from dashboard.words import pricing_words as pw
 from dashboard.state import review_data as rv
-from dashboard.board.charts import PALETTE, _layout, player_colours
+from dashboard.board.charts import PALETTE, _layout, draw, player_colours
 from dashboard.words.i18n import t as tm
 from dashboard.words.rule_links import legend
 from dashboard.board.tiles_view import esc
@@ -74,9 +74,9 @@ def show(variant: str | None, players: Sequence[str], lang: str) -> None:
         rv.analyze_buttons(lang, key="pl")
         return
     a, b = st.columns(2)
-    a.plotly_chart(figs["agreement"], key="ch_rv_agreement")
-    b.plotly_chart(figs["cost"], key="ch_rv_cost")
-    st.plotly_chart(figs["categories"], key="ch_rv_categories")
-    st.plotly_chart(figs["rates"], key="ch_rv_rates")
+    draw(a, figs["agreement"], "ch_rv_agreement", lang)
+    draw(b, figs["cost"], "ch_rv_cost", lang)
+    draw(st, figs["categories"], "ch_rv_categories", lang)
+    draw(st, figs["rates"], "ch_rv_rates", lang)
     if cites := legend([y for tr in figs["categories"].data for y in (tr.y if tr.y is not None else ())], lang):
         st.caption(cites)  # the categories' rule IDs, named and linked to the Rules page

@@ -21,7 +21,7 @@ st.caption(guide_link("import", lang))  # its guide on the Rules page (docs/impo
 st.caption(t("games_lower_better", lang))
 
 ch = data.choices()
-f = st.columns([1.3, 1, 1, 1, 1.6])
+f = st.columns([1.3, 1, 1, 1, 2.4])  # the two dates side by side, each wide enough for gg.aa.yyyy
 
 
 def _all(x: object) -> str:

@@ -47,15 +47,15 @@ if not chosen:
 
 figs = charts.player_figures(data.version(), data.db_file(), variant, tuple(sorted(chosen)), lang, source)
 a, b = st.columns(2)
-a.plotly_chart(figs["cumulative"], key="ch_cumulative")
-b.plotly_chart(figs["over_dates"], key="ch_over_dates")
+charts.draw(a, figs["cumulative"], "ch_cumulative", lang)
+charts.draw(b, figs["over_dates"], "ch_over_dates", lang)
 a, b = st.columns(2)
-a.plotly_chart(figs["game_totals"], key="ch_game_totals")
-b.plotly_chart(figs["ranks"], key="ch_ranks")
+charts.draw(a, figs["game_totals"], "ch_game_totals", lang)
+charts.draw(b, figs["ranks"], "ch_ranks", lang)
 a, b, c = st.columns(3)
-a.plotly_chart(figs["openings"], key="ch_openings")
-b.plotly_chart(figs["finishes"], key="ch_finishes")
-c.plotly_chart(figs["penalties"], key="ch_penalties")
+charts.draw(a, figs["openings"], "ch_openings", lang)
+charts.draw(b, figs["finishes"], "ch_finishes", lang)
+charts.draw(c, figs["penalties"], "ch_penalties", lang)
 if _rules := legend([tr.name for tr in figs["penalties"].data], lang):
     c.caption(_rules)  # the chart's rule IDs named, each linked to its rule on the Rules page
 

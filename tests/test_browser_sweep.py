@@ -1,0 +1,163 @@
+"""Every page of the app's navigation in a real browser (Debian's Chromium through Playwright), at
+1280×800 and at 390×844 (a phone), in Turkish and in English: one `streamlit run`, one browser,
+one tab per size and language that opens every page in turn.
+
+Checked on each page: no error box and no traceback; no cut label (a segmented control that
+scrolls sideways, a button, tab or option label wider than its box or shown with an ellipsis); no
+horizontal overflow (the page no wider than the screen, nothing drawn past its right edge outside
+a box that scrolls on its own); on a Turkish page no English word from a short list in the
+visible text or in what is read aloud (aria labels, tooltips, placeholders; Streamlit's own chrome
+included: "Deploy", a date field's "dd", "Choose date") and no number with a decimal point; no request leaves 127.0.0.1 (the page icon was fetched from a font host). The
+pages are read from dashboard/app.py, so a new page is swept as soon as it is in the navigation.
+The Opening lab's Random button leaves no Session State warning in the server log.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from browser_helpers import needs_chromium
+from test_browser_board import IDLE, NAV, browser, site  # noqa: F401  (the shared module fixtures)
+
+pytestmark = needs_chromium
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+EXTRA = {"replay": "&hand=1&step=20", "rules": "&rule=X4"}  # a board mid-hand (its graph), a rule open
+# English words a Turkish page must not show: the AppTests' list (tests/test_i18n.py) and the words
+# of Streamlit's own chrome and widgets seen on Turkish pages ("Deploy", "Source", a date's "dd")
+CHROME = ("and", "deploy", "source", "choose", "select", "selected", "browse", "drag", "drop", "files", "limit",
+          "press", "enter", "apply", "search", "download", "fullscreen", "dd", "mm", "no", "results", "clear",
+          "remove", "help", "sidebar", "pages", "columns", "date", "empty", "increment", "decrement", "upload")
+DECIMAL = re.compile(r"(?<![\d.,])\d+\.\d+(?![\d.])")  # 0.0 or 12.5, not a date (16.10.2026)
+
+_MEASURE = """() => {
+  const vw = window.innerWidth;
+  const main = document.querySelector('[data-testid="stMain"]');
+  const block = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const shown = (el) => { if (el.offsetParent === null || !el.getClientRects().length) return false;
+    const b = el.getBoundingClientRect(); return b.right > 0 && b.width > 0; };  // not in a closed sidebar
+  const text = (el) => (el.innerText || el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
+  const cut = [];
+  for (const g of document.querySelectorAll('[data-testid="stButtonGroup"] > div'))
+    if (shown(g) && g.scrollWidth > g.clientWidth + 1) cut.push('options: ' + text(g));
+  for (const g of document.querySelectorAll('[data-testid="stDateInputFieldsScroller"]'))  // a date's gg.aa.yyyy
+    if (shown(g) && g.scrollWidth > g.clientWidth + 1) cut.push('date: ' + text(g));
+  for (const el of document.querySelectorAll('button p, button span, [role="tab"] p, [data-baseweb="tab"] p')) {
+    if (!shown(el) || !text(el)) continue;
+    const s = getComputedStyle(el);
+    if (el.scrollWidth > el.clientWidth + 1 && (s.overflow !== 'visible' || s.textOverflow === 'ellipsis'))
+      cut.push(text(el));
+  }
+  const scrolls = (el) => { for (let e = el.parentElement; e && e !== main; e = e.parentElement) {
+      const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; }
+    return false; };
+  const wide = [...block.querySelectorAll('*')].filter((el) => shown(el) && el.getBoundingClientRect().right > vw + 1
+      && !scrolls(el)).slice(0, 5).map((el) => (el.className && el.className.toString().slice(0, 60)) || el.tagName);
+  const words = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || !shown(el) || el.closest('code, pre, script, style, [data-testid="stIconMaterial"]')
+        || parseFloat(getComputedStyle(el).fontSize) === 0) continue;  // a label replaced by ours (::after)
+    words.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [aria-valuetext]'))  // read aloud
+    if (shown(el)) for (const a of ['aria-label', 'title', 'placeholder', 'aria-valuetext'])
+      if (el.getAttribute(a)) words.push(el.getAttribute(a));
+  for (const el of document.querySelectorAll('*')) {  // a label drawn by CSS (::after) is read too
+    const a = getComputedStyle(el, '::after').content;
+    if (a && a !== 'none' && a !== 'normal' && a.startsWith('"') && shown(el)) words.push(a.slice(1, -1));
+  }
+  return {over: document.scrollingElement.scrollWidth - vw, main: main.scrollWidth - main.clientWidth, wide, cut,
+          errors: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlertContentError"]')]
+            .map(text), text: words.join(' | ')};
+}"""
+
+
+def _english() -> frozenset[str]:
+    from test_i18n import ENGLISH  # the AppTests' deny-list of English UI words on a Turkish page
+
+    return (frozenset(ENGLISH) | frozenset(CHROME)) - {"her"}  # "her" is also Turkish ("every")
+
+
+def _problems(g: dict[str, Any], lang: str) -> list[str]:
+    out = [f"error box: {e}" for e in g["errors"]]
+    if "Traceback" in g["text"]:
+        out.append("a traceback in the page")
+    if g["cut"]:
+        out.append(f"cut labels: {g['cut']}")
+    if g["over"] > 0 or g["main"] > 0 or g["wide"]:
+        out.append(f"wider than the screen by {g['over']} px (main {g['main']}): {g['wide']}")
+    if lang == "tr":
+        text = g["text"]
+        for w in sorted(set(re.findall(r"[A-Za-z]+", text.lower())) & _english()):
+            out.append("English: " + "; ".join(m.group(0) for m in re.finditer(rf"(?i).{{0,30}}\b{w}\b.{{0,30}}", text))[:200])
+        for m in list(DECIMAL.finditer(text))[:3]:
+            out.append(f"decimal point: {text[max(0, m.start() - 30):m.end() + 10]}")
+    return out
+
+
+@pytest.fixture(scope="module")
+def timing() -> Iterator[dict[str, float]]:
+    took: dict[str, float] = {}
+    yield took
+    print(f"\nsweep: {len(took)} page loads, {sum(took.values()):.1f} s")
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_at_both_sizes_has_no_error_cut_label_overflow_or_foreign_word(
+        site: dict[str, Any], browser: Any, timing: dict[str, float], size: str, lang: str) -> None:
+    w, h = SIZES[size]
+    pg = browser.new_page(viewport={"width": w, "height": h})
+    outside: list[str] = []
+    host = urlparse(site["url"]).netloc
+    pg.on("request", lambda r: outside.append(r.url) if urlparse(r.url).scheme in ("http", "https", "ws", "wss")
+          and urlparse(r.url).netloc != host else None)
+    found: dict[str, list[str]] = {}
+    try:
+        for path in NAV:
+            t0 = time.monotonic()
+            pg.goto(f"{site['url']}/{path}?lang={lang}{EXTRA.get(path, '')}", wait_until="domcontentloaded")
+            pg.wait_for_selector('[data-testid="stMain"] h1', timeout=60_000)
+            pg.wait_for_selector(IDLE, timeout=90_000)
+            pg.evaluate("() => document.fonts.ready.then(() => true)")  # an icon before its font is its name
+            for _ in range(8):  # a late component or chart still moves things once the script is idle
+                pg.wait_for_timeout(250)
+                problems = _problems(pg.evaluate(_MEASURE), lang)
+                if not problems:
+                    break
+            timing[f"{size} {lang} {path}"] = time.monotonic() - t0
+            if problems:
+                found[path] = problems
+        assert not found, f"{size} {lang}: {found}"
+        assert not outside, f"requests that left the server: {sorted(set(outside))[:5]}"
+        assert "Traceback" not in site["log"].read_text(errors="replace")
+    finally:
+        pg.close()
+
+
+def test_the_labs_random_rack_leaves_no_session_state_warning(site: dict[str, Any], browser: Any) -> None:
+    """Random sets the gösterge through Session State; a default on the same widget made Streamlit
+    warn in the server log ('created with a default value but also had its value set')."""
+    from playwright.sync_api import expect
+
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.goto(f"{site['url']}/lab?lang=en", wait_until="domcontentloaded")
+        pg.wait_for_selector(IDLE, timeout=90_000)
+        rack = pg.locator('[data-testid="stTextInput"] input').first
+        for _ in range(2):
+            before = rack.input_value()
+            pg.locator(".st-key-lab_random button").click()
+            expect(rack).not_to_have_value(before, timeout=60_000)
+            pg.wait_for_selector(IDLE, timeout=60_000)
+        log = site["log"].read_text(errors="replace")
+        assert "created with a default value" not in log and "Traceback" not in log
+    finally:
+        pg.close()
