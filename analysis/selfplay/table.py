@@ -72,6 +72,7 @@ class PlayGame(Recording):
     deck: list[str] = field(default_factory=list)
     voids: int = 0  # void hands dealt again under the same number (E3)
     stored: int = 0  # finished hands imported into the store so far
+    dset: str | None = None  # the duplicate set whose deals these are (analysis.selfplay.sets)
 
     # ---- who sits where ----------------------------------------------------------------------
     @property
@@ -88,6 +89,8 @@ class PlayGame(Recording):
         h["bots"] = [None if b == "person" else b for b in self.seats]
         if self.hinted:
             h["hints"] = True
+        if self.dset:
+            h["set"] = self.dset
         return h
 
     def current(self) -> dict[str, Any]:
@@ -246,7 +249,7 @@ class PlayGame(Recording):
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "kind": "play", "seats": self.seats, "levels": self.levels, "seed": self.seed,
                 "table": self.table, "hinted": self.hinted, "deck": self.deck, "voids": self.voids,
-                "stored": self.stored}
+                "stored": self.stored, "dset": self.dset}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PlayGame:
@@ -266,6 +269,7 @@ class PlayGame(Recording):
         g.seed, g.table = str(d.get("seed", "0")), str(d.get("table", g.variant))
         g.hinted, g.voids = bool(d.get("hinted", False)), int(d.get("voids", 0) or 0)
         g.stored = int(d.get("stored", 0) or 0)
+        g.dset = d["dset"] if isinstance(d.get("dset"), str) else None
         return g
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from analysis import store
 from analysis.game import dumps
 from analysis.game.record import RecordError
+from analysis.selfplay.sets import played_dir
 from analysis.selfplay.table import PlayGame
 
 _ID = re.compile(r"^oyun-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
@@ -28,7 +29,7 @@ _LOCK = threading.RLock()  # one change at a time (sessions run in threads of on
 
 
 def folder(db: str) -> Path:
-    return Path(db).resolve().parent / "played"
+    return played_dir(db)
 
 
 def _stamp(p: Path) -> tuple[int, int]:

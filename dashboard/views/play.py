@@ -21,7 +21,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from analysis.game.record import RecordError
-from analysis.selfplay import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game
+from analysis.selfplay import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game, sets
 from analysis.game.rules import MAX_OPTION
 from dashboard.state import access, data, play_games, url_state
 from dashboard.state.play_state import MSG, PAUSE_KEY, say, play_said
@@ -54,16 +54,47 @@ def _start() -> None:
     names[me] = str(s.get("pl_me_in") or "").strip() or names[me]
     seed = str(s.get("pl_seed_in") or "").strip() or str(random.SystemRandom().randrange(10**9))
     gid = play_games.new_id(DB)
+    chosen = s.get("pl_set_in")
     try:
-        g = new_game(gid, variant=str(s.get("pl_variant_in") or "101"), hands=int(s.get("pl_hands_in") or 11),
-                     seats=seats, levels=levels, names=names, seed=seed,
-                     starter=random.Random(f"istaka-play:{seed}").randrange(4),
-                     started=datetime.now(UTC).replace(microsecond=0).isoformat())
-    except RecordError as e:
+        if chosen:  # a duplicate set fixes the deals, the seats and the bots
+            g = sets.load(DB, str(chosen)).game(gid, names[me] or "?",
+                                                 started=datetime.now(UTC).replace(microsecond=0).isoformat())
+        else:
+                g = new_game(gid, variant=str(s.get("pl_variant_in") or "101"), hands=int(s.get("pl_hands_in") or 11),
+                         seats=seats, levels=levels, names=names, seed=seed,
+                         starter=random.Random(f"istaka-play:{seed}").randrange(4),
+                         started=datetime.now(UTC).replace(microsecond=0).isoformat())
+    except (RecordError, sets.SetError) as e:
         say("error", t("pl_refused", lang, msg=str(e)))
         return
     play_games.save(DB, g)
     st.query_params["play"] = gid
+
+
+def _set_picker() -> None:
+    """A duplicate set instead of the table above (``istaka set create``): its deals, seats and bots,
+    and how the people who played it stand against the expert."""
+    known = sets.names(DB)
+    if not known:
+        return
+    chosen = st.selectbox(t("pl_set", lang), [None, *known], key="pl_set_in",
+                          format_func=lambda x: t("pl_set_none", lang) if x is None else x)
+    if not chosen:
+        return
+    try:
+        ds = sets.load(DB, chosen)
+        res = sets.results(DB, ds)
+    except sets.SetError as e:
+        st.warning(t("pl_refused", lang, msg=md_text(str(e))))
+        return
+    st.caption(t("pl_set_about", lang, variant=ds.variant, n=ds.hands, seat=ds.seat, expert=sum(ds.expert)))
+    if res["people"]:
+        st.dataframe({t("pl_set_rank", lang): [r["rank"] for r in res["people"]],
+                      t("pl_set_person", lang): [r["person"] for r in res["people"]],
+                      t("pl_set_deals", lang): [r["deals"] for r in res["people"]],
+                      t("pl_set_diff", lang): [round(r["mean_diff"], 1) for r in res["people"]],
+                      t("pl_set_ci", lang): [f"[{r['low']:+.1f}, {r['high']:+.1f}]" for r in res["people"]]},
+                     hide_index=True, key="pl_set_results")
 
 
 def _setup() -> None:
@@ -94,6 +125,7 @@ def _setup() -> None:
         if kind == "expert":
             b[2].selectbox(t("pl_level", lang), list(LEVELS), index=1, key=f"pl_level_{k}",
                            format_func=lambda x: t(f"pl_level_{x}", lang))
+    _set_picker()
     st.button(t("pl_start", lang), key="pl_start", on_click=_start, type="primary")
     open_ = play_games.in_progress(DB)
     if open_:

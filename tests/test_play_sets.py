@@ -1,0 +1,106 @@
+"""Duplicate sets (analysis.selfplay.sets, ``istaka set``): the same seeded deals for every person
+and for the expert, who played each once in the people's seat; the paired differences with their
+95% interval as ``istaka match`` computes it; a ranking; the Play page starting a set's game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import apptest_helpers as ui
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analysis import store
+from analysis.cli import main
+from analysis.selfplay import paired_ci, sets
+from analysis.selfplay.table import PlayGame, deal
+from dashboard.state import play_games
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+
+
+def _play(g: PlayGame, pick: int) -> PlayGame:
+    """A scripted person through every hand: draws, discards the ``pick``-th tile of the rack."""
+    seat = g.people[0]
+    while True:
+        for _ in range(300):
+            g.bots_until_person()
+            if g.over:
+                break
+            s = g.state()
+            assert s is not None
+            if s.phase == "draw":
+                g.person({"type": "draw", "seat": seat})
+            s = g.state()
+            assert s is not None
+            rack = s.racks[seat]
+            g.person({"type": "discard", "seat": seat, "tile": str(rack[min(pick, len(rack) - 1)])})
+        if g.game_over:
+            return g
+        g.next_hand()
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    p = tmp_path / "sets.duckdb"
+    store.connect(p, seed=False).close()
+    monkeypatch.setenv("ISTAKA_DB", str(p))
+    monkeypatch.delenv("ISTAKA_MODE", raising=False)
+    return p
+
+
+def test_a_set_deals_the_same_hands_to_everyone_and_the_expert_once(db: Path) -> None:
+    s = sets.make("club", hands=2, seed="s1", seat=1, starter=2, bots=["greedy", "random", "greedy"])
+    assert len(s.expert) == 2 and s.bots == ["greedy", "person", "random", "greedy"]
+    assert sets.make("club", hands=2, seed="s1", seat=1, starter=2, bots=["greedy", "random", "greedy"]).expert \
+        == s.expert  # reproducible
+    g = s.game("oyun-20261205-100000", "Ayşe")
+    assert g.dset == "club" and g.people == [1] and g.players[1] == "Ayşe" and g.header()["set"] == "club"
+    assert (g.indicator, g.racks, g.deck) == deal("s1", 1, 0, 21, 2)
+
+
+def test_results_pair_each_deal_with_the_experts_and_rank_the_people(db: Path) -> None:
+    s = sets.make("club", hands=2, seed="s2", bots=["greedy"] * 3)
+    sets.save(db, s)
+    for k, (who, pick) in enumerate((("Ayşe", 0), ("Ali", 5))):
+        g = _play(s.game(f"oyun-20261205-10000{k}", who), pick)
+        play_games.save(str(db), g)
+    res = sets.results(db, sets.load(db, "club"))
+    assert [r["rank"] for r in res["people"]] == [1, 2]
+    by = {r["person"]: r for r in res["people"]}
+    for who, r in by.items():
+        diffs = [a - b for a, b in zip(r["scores"], s.expert)]
+        assert (r["mean_diff"], r["low"], r["high"]) == paired_ci(diffs)
+        assert r["deals"] == 2
+    assert res["people"][0]["mean_diff"] <= res["people"][1]["mean_diff"]
+
+
+def test_cli_creates_lists_and_gives_results(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["set", "create", "gece", "--variant", "51", "--hands", "2", "--bots", "greedy,greedy,random",
+                 "--db", str(db)]) == 0
+    assert "set gece: 2 deals of 51" in capsys.readouterr().out
+    assert main(["set", "list", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.startswith("gece\t51\t2 deals")
+    assert main(["set", "results", "gece", "--json", "--db", str(db)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["set"] == "gece" and len(out["expert"]) == 2 and out["people"] == []
+    assert main(["set", "create", "x", "--hands", "51", "--db", str(db)]) == 2  # 1-50 deals (G1)
+    assert main(["set", "results", "nope", "--db", str(db)]) == 2
+
+
+def test_the_play_page_starts_a_sets_game_and_shows_its_standing(db: Path) -> None:
+    s = sets.make("club", hands=1, seed="s3", seat=2, bots=["greedy"] * 3)
+    sets.save(db, s)
+    play_games.save(str(db), _play(s.game("oyun-20261205-100010", "Zeynep"), 0))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["pl_pause_in"] = False
+    at = ui.open_page(at, "play", lang="en")
+    at.selectbox(key="pl_set_in").set_value("club").run()
+    assert "Zeynep" in str(at.dataframe[0].value)
+    at.text_input(key="pl_me_in").input("Can")
+    at.button(key="pl_start").click().run()
+    ui.ok(at)
+    gid = at.query_params["play"]
+    g = play_games.load(str(db), gid[0] if isinstance(gid, list) else gid)
+    assert g is not None and g.dset == "club" and g.people == [2] and g.players[2] == "Can"
