@@ -3,13 +3,15 @@
 one tab per size and language that opens every page in turn.
 
 Checked on each page: no error box and no traceback; no cut label (a segmented control that
-scrolls sideways, a button, tab or option label wider than its box or shown with an ellipsis); no
-horizontal overflow (the page no wider than the screen, nothing drawn past its right edge outside
-a box that scrolls on its own); on a Turkish page no English word from a short list in the
-visible text or in what is read aloud (aria labels, tooltips, placeholders; Streamlit's own chrome
-included: "Deploy", a date field's "dd", "Choose date") and no number with a decimal point; no request leaves 127.0.0.1 (the page icon was fetched from a font host). The
-pages are read from dashboard/app.py, so a new page is swept as soon as it is in the navigation.
-The Opening lab's Random button leaves no Session State warning in the server log.
+scrolls sideways, a button, tab or option label wider than its box or shown with an ellipsis, a
+date field too narrow for its gg.aa.yyyy, a badge broken over two lines); no horizontal overflow
+(the page no wider than the screen, nothing drawn past its right edge outside a box that scrolls
+on its own); on a Turkish page no English word from a short list in the visible text or in what
+is read aloud (aria labels, tooltips, placeholders; Streamlit's own chrome included: "Deploy", a
+date field's "dd", "Choose date") and no number with a decimal point; no request leaves
+127.0.0.1 (the page icon was fetched from a font host). The pages are read from dashboard/app.py,
+so a new page is swept as soon as it is in the navigation. The Opening lab's Random button
+leaves no Session State warning in the server log.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 import time
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 import pytest
 from browser_helpers import needs_chromium
@@ -27,7 +29,9 @@ from test_browser_board import IDLE, NAV, browser, site  # noqa: F401  (the shar
 pytestmark = needs_chromium
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
-EXTRA = {"replay": "&hand=1&step=20", "rules": "&rule=X4"}  # a board mid-hand (its graph), a rule open
+# a board mid-hand (its graph), a rule open, a rack whose openings fall short of the threshold (badges)
+EXTRA = {"replay": "&hand=1&step=20", "rules": "&rule=X4",
+         "lab": "&rack=" + quote("R1 R2 R3 Y5 Y6 B7 K9 K10 R12 Y1 B2 B4 K4 Y8 R8 B11 K13 Y13 R5 B9 K1")}
 # English words a Turkish page must not show: the AppTests' list (tests/test_i18n.py) and the words
 # of Streamlit's own chrome and widgets seen on Turkish pages ("Deploy", "Source", a date's "dd")
 CHROME = ("and", "deploy", "source", "choose", "select", "selected", "browse", "drag", "drop", "files", "limit",
@@ -53,6 +57,8 @@ _MEASURE = """() => {
     if (el.scrollWidth > el.clientWidth + 1 && (s.overflow !== 'visible' || s.textOverflow === 'ellipsis'))
       cut.push(text(el));
   }
+  for (const b of document.querySelectorAll('.ist-badge'))  // a badge is one piece, never broken over two lines
+    if (shown(b) && b.getClientRects().length > 1) cut.push('badge: ' + text(b));
   const scrolls = (el) => { for (let e = el.parentElement; e && e !== main; e = e.parentElement) {
       const o = getComputedStyle(e).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; }
     return false; };
