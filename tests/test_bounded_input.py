@@ -368,3 +368,15 @@ def test_the_pages_name_boxes_stop_at_the_readers_name_limit(tmp_path: Path, mon
     boxes = {w.key: w for w in at.text_input if w.key in keys}
     assert sorted(boxes) == sorted(keys)
     assert all(w.max_chars == MAX_NAME for w in boxes.values())
+
+
+def test_a_killed_writes_temporary_file_is_swept_by_the_next_write_there(tmp_path: Path) -> None:
+    from analysis.cli.common import write_atomic
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f".r.html.{dead.stdout.strip()}.tmp"  # a report killed before its rename
+    stale.write_bytes(b"x" * 50_000)
+    other = tmp_path / f".r.html.{os.getpid()}x.tmp"  # not a process id: not ours to remove
+    other.write_bytes(b"y")
+    write_atomic(tmp_path / "r.html", "<html></html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "r.html"]

@@ -107,6 +107,29 @@ def cluster_of(args: argparse.Namespace) -> Iterator[Any]:
         cluster.close()
 
 
+def _sweep(dest: Path) -> None:
+    """Remove the temporary files of earlier writes to ``dest`` whose process is gone (killed with
+    -9 between its write and its rename): ``.NAME.PID.tmp`` beside it."""
+    import glob
+
+    with contextlib.suppress(OSError):
+        for p in dest.parent.glob(f".{glob.escape(dest.name)}.*.tmp"):
+            pid = p.name[len(dest.name) + 2:-4]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                with contextlib.suppress(OSError):
+                    p.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's process, or no such number: its file stays
+    return True
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """``text`` written to ``path`` (UTF-8) through a temporary file beside it, renamed over it when
     whole: a failed write (a full disk, text that cannot be encoded) leaves the old file, or none,
@@ -114,6 +137,7 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     given = Path(path)
     dest = Path(os.path.realpath(given))  # through a link: the file it names is replaced, the link kept
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    _sweep(dest)
     try:
         data = text.encode("utf-8")
         if given.exists() and not given.is_file():  # /dev/stdout, a pipe, a device, a folder: written in
