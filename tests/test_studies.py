@@ -249,11 +249,11 @@ def test_a_bad_header_or_item_names_its_line_and_field_and_stores_nothing(
 def test_a_step_past_its_hand_is_refused_after_the_games_are_stored(tmp_path: Path, lesson_file: Path) -> None:
     lines = lesson_file.read_text(encoding="utf-8").splitlines(keepends=True)
     it = json.loads(lines[2])
-    lines[2] = json.dumps({**it, "step": 40_000}) + "\n"
+    lines[2] = json.dumps({**it, "step": 15_000}) + "\n"
     bad = tmp_path / "far.istaka-study"
     bad.write_text("".join(lines), encoding="utf-8")
     student = _db(tmp_path / "s.duckdb")
-    _refused(student, S.import_study(student, bad), "far.istaka-study:3:", "field 'step'", "not 40000")
+    _refused(student, S.import_study(student, bad), "far.istaka-study:3:", "field 'step'", "not 15000")
     assert _games(student) == ["ders-1", "ders-2"]  # good games are kept
 
 
