@@ -380,3 +380,12 @@ def test_a_killed_writes_temporary_file_is_swept_by_the_next_write_there(tmp_pat
     other.write_bytes(b"y")
     write_atomic(tmp_path / "r.html", "<html></html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "r.html"]
+
+
+def test_the_play_page_loads_a_deeply_nested_game_file_as_none_not_a_traceback(tmp_path: Path) -> None:
+    from dashboard.state import play_games
+
+    db = str(tmp_path / "t.duckdb")
+    play_games.folder(db).mkdir(parents=True)
+    (play_games.folder(db) / "oyun-20261205-000000.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert play_games.load(db, "oyun-20261205-000000") is None

@@ -318,13 +318,19 @@ class Recording:
     def from_json(cls, raw: bytes | str) -> Recording:
         """A recording from its file's text, read with the log reader's bounds (size, nesting,
         string length): a damaged file is one RecordError, never a RecursionError."""
-        size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
-        if size > MAX_FILE_BYTES:
-            raise RecordError(f"a recording file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
-        d, why, fld = parse_line(raw)
-        if why is not None:
-            raise RecordError(f"recording file: {why}" + (f" (field {fld!r})" if fld else ""))
-        return cls.from_dict(d)
+        return cls.from_dict(load_json(raw))
+
+
+def load_json(raw: bytes | str) -> Any:
+    """A recording file's JSON (a recording, a played game), read with the log reader's bounds;
+    past them, or not JSON, one RecordError."""
+    size = len(raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw)
+    if size > MAX_FILE_BYTES:
+        raise RecordError(f"a recording file of {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+    d, why, fld = parse_line(raw)
+    if why is not None:
+        raise RecordError(f"recording file: {why}" + (f" (field {fld!r})" if fld else ""))
+    return d
 
 
 def parse_groups(text: str) -> list[list[str]]:
@@ -349,7 +355,7 @@ def parse_groups(text: str) -> list[list[str]]:
     return groups
 
 
-__all__ = ["RecordError", "Recording", "parse_groups"]
+__all__ = ["RecordError", "Recording", "load_json", "parse_groups"]
 
 
 def _check_shape(r: Recording) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from analysis import store
 from analysis.game import dumps
-from analysis.game.record import RecordError
+from analysis.game.record import RecordError, load_json
 from analysis.selfplay.sets import played_dir
 from analysis.selfplay.table import PlayGame
 
@@ -72,7 +72,7 @@ def load(db: str, gid: str) -> PlayGame | None:
         hit = _LIVE.get(str(p))
         if hit is not None and hit[0] == stamp:
             return hit[1]
-        g = PlayGame.from_dict(json.loads(p.read_text(encoding="utf-8")))
+        g = PlayGame.from_dict(load_json(p.read_bytes()))  # bounded: size, nesting (a RecordError)
     except (OSError, ValueError, KeyError, TypeError):
         return None
     _LIVE[str(p)] = (stamp, g)
