@@ -18,7 +18,7 @@ from dashboard.state import access, data, play_games, play_state as ps
 from dashboard.words.i18n import t as tm
 from dashboard.words.play_words import t
 from dashboard.board.replay_view import describe
-from dashboard.board.tiles_view import esc, md_text, notation_row, table_html, tile_key, tile_label
+from dashboard.board.tiles_view import esc, md_text, notation_row, rack_html, table_html, tile_key, tile_label
 
 Step = tuple[int, int]
 _TABLE_CSS = (".st-key-pl_table .ist-hidden .ist-tile.back{width:10px;min-width:10px;height:15px;margin:1px}"
@@ -111,7 +111,8 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     o.segmented_control(t("pl_sort", lang), ["runs", "groups"], key=ps.SORT_KEY, default="runs", required=True,
                            format_func=lambda x: t(f"pl_sort_{x}", lang))
     o.toggle(t("pl_train", lang), key=ps.TRAIN_KEY)
-    if not mine:
+    if not mine:  # the bots are moving: your rack as it stands, nothing to tap
+        st.markdown(rack_html(s.racks[me], s.okey), unsafe_allow_html=True)
         return
     ps.forget_old_steps(g)
     k_mode, k_build, k_on = (ps.step_key(n, g) for n in ps.STEP_KEYS)
