@@ -110,6 +110,7 @@ def test_a_whole_hand_by_taps_is_stored_reviewed_and_the_next_hand_dealt_D2(db: 
     assert 'data-testid="pl-totals" data-hands="1"' in ui.html(at)
     links = [p for p in at.get("page_link")]
     assert any("rv_hand" in str(p.proto) and gid in str(p.proto) for p in links), "no link to the hand's review"
+    assert 'data-testid="pl-moments"' in ui.html(at)  # the person's key moments of the hand, on the page
     con = store.connect(db)
     try:
         header = con.execute("SELECT count(*) FROM games WHERE game = ?", [gid]).fetchall()

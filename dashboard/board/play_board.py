@@ -17,6 +17,7 @@ from analysis.selfplay import PlayGame
 from dashboard.state import access, data, play_games, play_state as ps
 from dashboard.words.i18n import t as tm
 from dashboard.words.play_words import t
+from dashboard.board import moments_view
 from dashboard.board.replay_view import describe
 from dashboard.board.tiles_view import esc, md_text, notation_row, rack_html, table_html, tile_key, tile_label
 
@@ -223,6 +224,25 @@ def _ranks(g: PlayGame, tot: list[int], lang: str) -> None:
     st.success("  \n".join(lines))
 
 
+def _my_moments(g: PlayGame, me: int, lang: str) -> None:
+    """The person's key moments of this hand from the stored review (the costliest decisions of the
+    game that fall in it), each with its lesson and a link to the Replay at that step."""
+    per_seat = moments_view.moments(g.id, lang)
+    if per_seat is None or me >= len(per_seat):
+        return
+    mine = [m for m in per_seat[me] if m.hand == g.hand]
+    st.markdown(f'<div data-testid="pl-moments" data-n="{len(mine)}"></div>', unsafe_allow_html=True)
+    st.markdown(f"**{esc(t('pl_moments', lang))}**")
+    if not mine:
+        st.caption(t("pl_moments_none", lang))
+    for m in mine:
+        st.page_link(data.PAGE_REF.get("replay", "views/replay.py"),
+                     label=t("pl_moment", lang, turn=m.turn, cost=f"{m.cost:.0f}"),
+                     query_params={"game": g.id, "hand": m.hand, "step": m.step, "seat": me, "lang": lang},
+                     icon=":material/play_arrow:")
+        st.caption(md_text(m.lesson))
+
+
 def hand_over(db: str, g: PlayGame, lang: str) -> None:
     g = _store(db, g, lang)
     s = g.state()
@@ -243,6 +263,8 @@ def hand_over(db: str, g: PlayGame, lang: str) -> None:
                        query_params={**links, "rv_hand": g.hand}, icon=":material/rate_review:")
         c.page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("pl_to_replay", lang),
                        query_params={**links, "hand": g.hand, "seat": me}, icon=":material/play_arrow:")
+    if g.stored >= len(g.finished_hands()):
+        _my_moments(g, me, lang)
     if g.game_over:
         st.subheader(t("pl_game_over", lang, n=g.planned))
         _ranks(g, tot, lang)
