@@ -62,7 +62,11 @@ def run(args: list[str], cwd: Path) -> tuple[int, float, int, str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes")
+    ap.add_argument("--cache", type=int, default=0, metavar="N",
+                    help="only: N copies of the reader's worst legal game, each opened on the Replay page")
     a = ap.parse_args()
+    if a.cache:
+        return cache_run(a.cache, a.quick)
     q = a.quick
     cases = {
         "takeback-8000": takeback_flood(400 if q else 8_000),
@@ -96,8 +100,9 @@ def main() -> int:
     return 0 if worst < TARGET_MB else 1
 
 
-def replay_page(db: Path, game: str, work: Path) -> int:
-    """The dashboard's server peak memory once its Replay page has shown ``game`` (three hands)."""
+def replay_page(db: Path, game: str, work: Path, games: list[str] | None = None) -> int:
+    """The dashboard's server peak memory once its Replay page has shown ``game`` (three hands),
+    or each of ``games`` (hands 1 and 20: the page caches fill)."""
     import asyncio
 
     sys.path.insert(0, str(ROOT / "bench"))
@@ -107,15 +112,43 @@ def replay_page(db: Path, game: str, work: Path) -> int:
     proc, url = serve(db, work / "server.log")
     try:
         async def visit() -> None:
-            async with Session(url) as s:
-                for hand in (1, 10, 20):
-                    await s.run("replay", f"game={game}&hand={hand}&step=500")
+            for g in games or [game]:
+                async with Session(url) as s:
+                    for hand in ((1, 20) if games else (1, 10, 20)):
+                        await s.run("replay", f"game={g}&hand={hand}&step=500")
+                if games:
+                    status = Path(f"/proc/{proc.pid}/status").read_text()
+                    rss = int(next(x for x in status.splitlines() if x.startswith("VmRSS")).split()[1]) // 1024
+                    print(f"  after {g}: the server holds {rss} MB", flush=True)
         asyncio.run(visit())
         status = Path(f"/proc/{proc.pid}/status").read_text()
         return int(next(x for x in status.splitlines() if x.startswith("VmHWM")).split()[1]) // 1024
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def cache_run(n: int, quick: bool) -> int:
+    """The server's memory as its caches fill with ``n`` copies of the worst legal game."""
+    from analysis import store
+
+    text = take_discard_flood(3 if quick else 20, 200 if quick else 490)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        files = []
+        for i in range(n):
+            f = d / f"g{i}.jsonl"
+            f.write_text(text.replace('"game":"td"', f'"game":"td{i}"'), encoding="utf-8")
+            files.append(str(f))
+        db = d / "c.duckdb"
+        con = store.connect(db, seed=False)
+        store.import_paths(con, files, workers=1)
+        store.analyze(con, jobs=1)
+        con.close()
+        peak = replay_page(db, "", d, [f"td{i}" for i in range(n)])
+    print(f"{n} copies of the worst legal game, each opened on Replay: the server's peak {peak} MB "
+          f"(target < {TARGET_MB} MB)")
+    return 0 if peak < TARGET_MB else 1
 
 
 if __name__ == "__main__":
