@@ -207,8 +207,9 @@ def test_a_refused_move_says_what_and_which_rule_in_one_line_nothing_changes(
 def test_an_okey_taken_from_a_group_only_by_completing_it_S2(db: Path) -> None:
     rack = "R5 B5 Y10 K5 R10 R11 R12 R13 B10 B11 B12 B13 K8 K9 K10 K11 Y1 Y2 Y3 Y4 Y6 Y7".split()
     gid = _fixed(db, rack)
-    _tap(gid, str(db), [{"type": "open", "seat": 0, "melds": [["R5", "B5", "Y10>K5"], ["R10", "R11", "R12", "R13"],
-                                                             ["B10", "B11", "B12", "B13"], ["K8", "K9", "K10", "K11"]]}])
+    melds = [["R5", "B5", "Y10>K5"], ["R10", "R11", "R12", "R13"], ["B10", "B11", "B12", "B13"],
+             ["K8", "K9", "K10", "K11"]]
+    _tap(gid, str(db), [{"type": "open", "seat": 0, "melds": melds}])
     at = _tap(gid, str(db), [{"type": "swap", "seat": 0, "meld": 0, "tiles": ["R5"]}])
     assert len(at.error) == 1 and "S2" in at.error[0].value
 

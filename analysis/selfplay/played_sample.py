@@ -82,6 +82,7 @@ def write(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "data" / "sample" / PLAYED_FILE
+    default = Path(__file__).resolve().parents[2] / "data" / "sample" / PLAYED_FILE
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else default
     write(target)
     print(target)

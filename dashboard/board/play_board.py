@@ -102,10 +102,10 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     step = ps.step_of(g)
     mine = g.is_person(seat) and not waiting
     phase = "draw" if s.phase == "draw" else "play"
+    line = t("pl_turn_mine" if mine else "pl_turn_bot", lang, name=g.players[seat], hand=g.hand, planned=g.planned)
     st.markdown(f'<div data-testid="pl-turn" data-seat="{seat}" data-phase="{phase}" data-hand="{g.hand}" '
-                f'data-events="{len(g.events)}" data-mine="{int(mine)}"><b>'
-                f'{esc(t("pl_turn_mine" if mine else "pl_turn_bot", lang, name=g.players[seat], hand=g.hand, planned=g.planned))}'
-                f'</b></div>', unsafe_allow_html=True)
+                f'data-events="{len(g.events)}" data-mine="{int(mine)}"><b>{esc(line)}</b></div>',
+                unsafe_allow_html=True)
     if g.hinted:
         st.caption(t("pl_hinted", lang))
     o = st.container(horizontal=True, gap="small")
