@@ -131,3 +131,11 @@ def test_the_hand_count_outside_G1_is_refused() -> None:
         new_game("oyun-h", hands=0, seats=["person"] * 4, names=["a"] * 4, seed="1")
     with pytest.raises(RecordError, match="G1"):
         new_game("oyun-h", hands=101, seats=["person"] * 4, names=["a"] * 4, seed="1")
+
+
+def test_a_charged_move_writes_the_engines_penalty_into_the_log_X3() -> None:
+    g = _game(OPENER[:-1] + ["Y10"])  # Y10: the okey (gösterge Y9)
+    g.person({"type": "discard", "seat": 0, "tile": "Y10"})
+    assert g.events == [{"type": "discard", "seat": 0, "tile": "Y10"},
+                        {"type": "penalty", "seat": 0, "points": 101, "reason": "X3"}]
+    assert len(g.states()) == len(g.events) + 1 and g.state().turn == 1

@@ -147,6 +147,16 @@ class PlayGame(Recording):
         self._settle()
         return new
 
+    def add(self, event: dict[str, Any]) -> HandState:
+        """One event through the engine (as :meth:`Recording.add`), then a ``penalty`` event for
+        each penalty it charged, as the engine wrote it (the log carries every penalty or none)."""
+        before = self.state()
+        new = super().add(event)
+        n = len(before.penalties) if before is not None else 0
+        for p in new.penalties[n:]:
+            new = super().add({"type": "penalty", "seat": p.seat, "points": p.points, "reason": p.rule})
+        return new
+
     def bot_to_move(self) -> int | None:
         """The bot seat whose turn it is (None: the hand is over or a person is to move)."""
         s = self.state()

@@ -42,7 +42,7 @@ def _bot_moves(g: PlayGame, lang: str) -> None:
     """What the bots did since the person's last move (a bot's drawn tile stays hidden)."""
     evs = g.events
     k = len(evs)
-    while k > 0 and not g.is_person(int(evs[k - 1].get("seat", 0))):
+    while k > 0 and (evs[k - 1].get("type") == "penalty" or not g.is_person(int(evs[k - 1].get("seat", 0)))):
         k -= 1
     lines = []
     for e in evs[k:][-12:]:
