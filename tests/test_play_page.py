@@ -289,3 +289,21 @@ def test_with_the_pause_the_bots_move_one_turn_a_run_to_the_persons_turn(db: Pat
     assert g is not None and g.state().turn == 1 and g.events  # type: ignore[union-attr]
     assert _turn(at)["mine"] == "1"
     assert 'data-testid="pl-bot-moves"' in ui.html(at)
+
+
+def test_showing_the_gosterge_twin_O7_and_declaring_pairs_O10_are_one_tap(db: Path) -> None:
+    gid = _fixed(db, OPENER[:-1] + ["Y9"], seats=["person", "greedy", "greedy", "greedy"])  # gösterge Y9
+    at = _open(lang="en", play=gid)
+    _step_button(at, "pl_show").click().run()
+    ui.ok(at)
+    g = play_games.load(str(db), gid)
+    assert g is not None and g.events == [{"type": "show", "seat": 0, "tile": "Y9"}] and g.state().shown[0]
+    assert not [b for b in at.button if b.key and b.key.startswith("pl_show~")]  # once (O7)
+    gid = _fixed(db, OPENER, seats=["person", "greedy", "greedy", "greedy"], variant="101-classic",
+                 gid="oyun-20261205-000001")
+    at = _open(lang="tr", play=gid)
+    assert not [b for b in at.button if b.key and b.key.startswith("pl_show~")]  # 101-classic: no gösterge
+    _step_button(at, "pl_declare").click().run()
+    ui.ok(at)
+    g = play_games.load(str(db), gid)
+    assert g is not None and g.events == [{"type": "declare", "seat": 0, "what": "pairs"}] and g.state().declared[0]
