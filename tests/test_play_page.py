@@ -307,3 +307,65 @@ def test_showing_the_gosterge_twin_O7_and_declaring_pairs_O10_are_one_tap(db: Pa
     ui.ok(at)
     g = play_games.load(str(db), gid)
     assert g is not None and g.events == [{"type": "declare", "seat": 0, "what": "pairs"}] and g.state().declared[0]
+
+
+def _step_widget(at: AppTest, kind: str, name: str) -> Any:
+    found = [w for w in getattr(at, kind) if w.key and w.key.startswith(f"{name}~")]
+    assert len(found) == 1, (name, [w.key for w in getattr(at, kind)])
+    return found[0]
+
+
+def _tap_rack(at: AppTest, tile: str) -> None:
+    """A tap on the first not yet raised copy of ``tile`` in the rack (build mode)."""
+    face = f"{tile[0]}-{tile[1:]}"
+    b = [x for x in _tiles(at) if x.key.startswith(f"tile-{face}-") and x.proto.type != "primary"][0]
+    b.click().run()
+    ui.ok(at)
+
+
+def test_opening_and_laying_off_by_taps_in_build_mode_with_an_L3_refusal(db: Path) -> None:
+    gid = _fixed(db, OPENER, seats=["person", "greedy", "greedy", "greedy"])
+    at = _open(lang="en", play=gid)
+    _step_widget(at, "segmented_control", "pl_mode").set_value("build").run()
+    for k, meld in enumerate((["R10", "R11", "R12", "R13"], ["B10", "B11", "B12", "B13"], ["K7", "K8", "K9", "K10"])):
+        if k:
+            _step_button(at, "pl_next_group").click().run()
+        for x in meld:
+            _tap_rack(at, x)
+    assert 'data-text="R10 R11 R12 R13 | B10 B11 B12 B13 | K7 K8 K9 K10"' in ui.html(at)
+    _step_button(at, "pl_melds").click().run()
+    ui.ok(at)
+    g = play_games.load(str(db), gid)
+    assert g is not None and g.events[-1]["type"] == "open" and g.state().opened[0] is not None
+    _step_widget(at, "segmented_control", "pl_mode").set_value("build").run()  # a new step: discard mode again
+    for x in ("K4", "K5", "K6"):
+        _tap_rack(at, x)
+    _step_widget(at, "segmented_control", "pl_on").set_value(2).run()
+    _step_button(at, "pl_layoff").click().run()
+    assert len(at.error) == 1 and "L3" in at.error[0].value  # three tiles on one run end in a turn
+    n = len(play_games.load(str(db), gid).events)  # type: ignore[union-attr]
+    _step_button(at, "pl_clear").click().run()
+    for x in ("K5", "K6"):
+        _tap_rack(at, x)
+    _step_button(at, "pl_layoff").click().run()
+    g = play_games.load(str(db), gid)
+    assert g is not None and len(g.events) == n + 1 and g.events[-1] == {"type": "layoff", "seat": 0, "meld": 2,
+                                                                         "tiles": ["K5", "K6"]}
+
+
+def test_a_bare_okey_tapped_into_a_per_stands_for_the_face_that_makes_it_legal_T4(db: Path) -> None:
+    rack = "R5 B5 Y10 K5 R10 R11 R12 R13 B10 B11 B12 B13 K8 K9 K10 K11 Y1 Y2 Y3 Y4 Y6 Y7".split()
+    gid = _fixed(db, rack, seats=["person", "greedy", "greedy", "greedy"])  # okey Y10
+    at = _open(lang="en", play=gid)
+    _step_widget(at, "segmented_control", "pl_mode").set_value("build").run()
+    for k, meld in enumerate((["R10", "R11", "R12", "R13"], ["B10", "B11", "B12", "B13"], ["K8", "K9", "K10", "K11"],
+                              ["R5", "B5", "Y10"])):
+        if k:
+            _step_button(at, "pl_next_group").click().run()
+        for x in meld:
+            _tap_rack(at, x)
+    _step_button(at, "pl_melds").click().run()
+    ui.ok(at)
+    g = play_games.load(str(db), gid)
+    assert g is not None and not at.error, [e.value for e in at.error]
+    assert g.events[-1]["melds"][-1][:2] == ["R5", "B5"] and g.events[-1]["melds"][-1][2] in ("Y10>Y5", "Y10>K5")
