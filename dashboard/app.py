@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` puts only dash
 
 import streamlit as st
 
-from dashboard.state import access, data, upload_guard, url_state
+from dashboard.state import access, data, memory, upload_guard, url_state
 from dashboard.words.i18n import LANGS, t
 from dashboard.words.record_words import t as rec_t
 from dashboard.state.review_data import t as rv_t
@@ -75,6 +75,7 @@ pages = [
 ]
 data.PAGE_REF.update({p.url_path: p for p in pages})
 nav = st.navigation(pages)
+memory.guard()  # past the server's memory budget: the caches go before this page fills them again
 with st.sidebar:
     if access.served():  # served to others: the file's name, never where it lives on the server
         st.caption(access.t("ac_db_served", lang, name=Path(data.db_file()).name))
