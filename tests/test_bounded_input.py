@@ -389,3 +389,26 @@ def test_the_play_page_loads_a_deeply_nested_game_file_as_none_not_a_traceback(t
     play_games.folder(db).mkdir(parents=True)
     (play_games.folder(db) / "oyun-20261205-000000.json").write_text("[" * 100_000 + "]" * 100_000)
     assert play_games.load(db, "oyun-20261205-000000") is None
+
+
+def test_past_the_memory_budget_the_servers_caches_are_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
+    import streamlit as st
+
+    from dashboard.state import memory
+
+    calls: list[int] = []
+
+    @st.cache_resource
+    def heavy(x: int) -> int:
+        calls.append(x)
+        return x
+
+    heavy(1)
+    heavy(1)
+    monkeypatch.setenv(memory.ENV, str(10**7))
+    assert memory.guard() is False and heavy(1) == 1 and calls == [1]
+    assert 0 < memory.rss_mb() < 10**7
+    monkeypatch.setattr(memory, "rss_mb", lambda: 5_000)  # a server past its 1,000 MB
+    monkeypatch.setenv(memory.ENV, "1000")
+    assert memory.guard() is True
+    assert heavy(1) == 1 and calls == [1, 1]  # recomputed: nothing lost
