@@ -146,31 +146,21 @@ if game is None:
 url_state.keep(play=game.id)
 
 
-def _bots(gid: str) -> None:
-    """The bots' turns up to a person's (all at once, or one a run with the pause)."""
-    if st.session_state.get(PAUSE_KEY, True):
-        play_games.change(DB, gid, PlayGame.bot_turn)
-    else:
-        play_games.change(DB, gid, PlayGame.bots_until_person)
-
-
 @st.fragment
 def _board() -> None:
-    """The game as it stands: a tap reruns only this."""
+    """The game as it stands: a tap reruns only this. With the pause, the table is drawn first
+    (the bot to move named), then that bot plays its turn and the board is drawn again; without
+    it, every bot turn up to yours is played before the table is drawn."""
     gid = _gid()
     g = play_games.load(DB, gid) if gid else None
     if g is None:
         st.warning(t("pl_no_game", lang, id=md_text(gid or "")))
         return
+    pause = bool(st.session_state.get(PAUSE_KEY, True))
+    if not pause and g.bot_to_move() is not None:
+        play_games.change(DB, g.id, PlayGame.bots_until_person)
+        g = play_games.load(DB, g.id) or g
     moving = g.bot_to_move() is not None
-    if moving and not st.session_state.get(PAUSE_KEY, True):
-        _bots(g.id)
-        g = play_games.load(DB, g.id) or g
-        moving = False
-    elif moving:
-        _bots(g.id)
-        g = play_games.load(DB, g.id) or g
-        moving = g.bot_to_move() is not None
     if MSG in st.session_state:
         kind, text = st.session_state.pop(MSG)
         getattr(st, kind)(text)
@@ -178,9 +168,10 @@ def _board() -> None:
         hand_over(DB, g, lang)
     else:
         turn_view(DB, g, lang, waiting=moving)
-    st.toggle(t("pl_pause", lang), key=PAUSE_KEY, value=st.session_state.get(PAUSE_KEY, True))
-    if moving:  # the next bot's turn after a pause a person can follow
+    st.toggle(t("pl_pause", lang), key=PAUSE_KEY, value=pause)
+    if moving:  # the bot's turn after a pause a person can follow, then the board again
         time.sleep(PAUSE_S)
+        play_games.change(DB, g.id, PlayGame.bot_turn)
         try:
             st.rerun(scope="fragment")
         except StreamlitAPIException:  # a full run of the page (not the fragment's own): all of it again
