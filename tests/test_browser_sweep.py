@@ -8,10 +8,11 @@ date field too narrow for its gg.aa.yyyy, a badge broken over two lines); no hor
 (the page no wider than the screen, nothing drawn past its right edge outside a box that scrolls
 on its own); on a Turkish page no English word from a short list in the visible text or in what
 is read aloud (aria labels, tooltips, placeholders; Streamlit's own chrome included: "Deploy", a
-date field's "dd", "Choose date") and no number with a decimal point; no request leaves
-127.0.0.1 (the page icon was fetched from a font host). The pages are read from dashboard/app.py,
-so a new page is swept as soon as it is in the navigation. The Opening lab's Random button
-leaves no Session State warning in the server log.
+date field's "dd", "Choose date") and no number with a decimal point; the page's ``lang`` is its
+language; no request leaves 127.0.0.1 (the page icon was fetched from a font host). The pages
+are read from dashboard/app.py, so a new page is swept as soon as it is in the navigation. The
+Opening lab's Random button leaves no Session State warning in the server log; the loss graph's
+legend and labels do not overlap on a phone.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ _MEASURE = """() => {
     const a = getComputedStyle(el, '::after').content;
     if (a && a !== 'none' && a !== 'normal' && a.startsWith('"') && shown(el)) words.push(a.slice(1, -1));
   }
-  return {over: document.scrollingElement.scrollWidth - vw, main: main.scrollWidth - main.clientWidth, wide, cut,
+  return {lang: document.documentElement.lang, over: document.scrollingElement.scrollWidth - vw, main: main.scrollWidth - main.clientWidth, wide, cut,
           errors: [...document.querySelectorAll('[data-testid="stException"], [data-testid="stAlertContentError"]')]
             .map(text), text: words.join(' | ')};
 }"""
@@ -93,6 +94,8 @@ def _english() -> frozenset[str]:
 
 def _problems(g: dict[str, Any], lang: str) -> list[str]:
     out = [f"error box: {e}" for e in g["errors"]]
+    if g["lang"] != lang:
+        out.append(f"the page says it is in {g['lang']!r}")
     if "Traceback" in g["text"]:
         out.append("a traceback in the page")
     if g["cut"]:

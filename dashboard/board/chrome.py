@@ -2,7 +2,7 @@
 replaced: a date field's empty "dd.mm.yyyy" by style (:func:`css`), and the labels it gives
 screen readers and tooltips ("Choose date", "Download as CSV", "Remove Ali") by a small script
 (:func:`labels`) that rewrites them as they appear, from the ``aria_*`` words of the locale files
-(the English one holds Streamlit's own text)."""
+(the English one holds Streamlit's own text); the same script sets the page's ``lang``."""
 
 from __future__ import annotations
 
@@ -43,6 +43,7 @@ _SCRIPT = """
   const W = window.__istakaLabels = window.__istakaLabels || {};
   Object.assign(W, WORDS);
   W.res = W.patterns.map(([re, to]) => [new RegExp(re), to]);
+  document.documentElement.setAttribute('lang', W.lang);  // a screen reader reads the page in its language
   const ATTRS = ['aria-label', 'title', 'placeholder', 'aria-valuetext'];
   const fix = (el) => {
     for (const a of ATTRS) {
@@ -77,6 +78,7 @@ def labels(lang: str) -> None:
     """Draw (in the sidebar, taking no room) the script that writes Streamlit's labels in ``lang``;
     in English it puts back any it changed on a Turkish page before."""
     exact, patterns = _pairs(lang)
-    words = json.dumps({"exact": exact, "patterns": patterns}, ensure_ascii=False).replace("</", "<\\/")
+    words = json.dumps({"lang": lang, "exact": exact, "patterns": patterns},
+                       ensure_ascii=False).replace("</", "<\\/")
     st.html('<div class="ist-labels"></div><style>[data-testid="stElementContainer"]:has(.ist-labels){display:none}'
             "</style><script>" + _SCRIPT.replace("WORDS", words) + "</script>", unsafe_allow_javascript=True)
