@@ -104,3 +104,16 @@ def test_the_play_page_starts_a_sets_game_and_shows_its_standing(db: Path) -> No
     gid = at.query_params["play"]
     g = play_games.load(str(db), gid[0] if isinstance(gid, list) else gid)
     assert g is not None and g.dset == "club" and g.people == [2] and g.players[2] == "Can"
+
+
+@pytest.mark.parametrize("damage", ['{"name": "club", "seat": "x"}', '[1, 2]', '{"name": "club", "bots": 5}',
+                                    "{" * 5000, "not json"])
+def test_a_damaged_set_file_is_one_error_never_a_traceback(db: Path, damage: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    d = sets.sets_dir(db)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "club.json").write_text(damage, encoding="utf-8")
+    with pytest.raises(sets.SetError):
+        sets.load(db, "club")
+    assert main(["set", "results", "club", "--db", str(db)]) == 2
+    assert "club" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.game.record import RecordError
+from analysis.game.record import RecordError, load_json
 
 from .match import paired_ci
 from .table import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game, table_rules
@@ -125,14 +125,23 @@ def save(db: str | os.PathLike[str], s: DealSet) -> Path:
 def load(db: str | os.PathLike[str], name: str) -> DealSet:
     p = sets_dir(db) / f"{check_name(name)}.json"
     try:
-        d = json.loads(p.read_text(encoding="utf-8"))
+        d = load_json(p.read_bytes())
         s = DealSet(**{k: d[k] for k in DealSet.__dataclass_fields__ if k in d})
     except FileNotFoundError:
         raise SetError(f"no set named {name!r}") from None
-    except (OSError, ValueError, TypeError) as e:
+    except (OSError, ValueError, TypeError, AttributeError) as e:
         raise SetError(f"set {name!r} cannot be read: {e}") from None
-    if not (isinstance(s.expert, list) and len(s.bots) == 4 and s.bots[s.seat] == "person"):
-        raise SetError(f"set {name!r} has the wrong shape")
+    def whole(x: Any, lo: int, hi: int) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and lo <= x <= hi
+
+    ok = (isinstance(s.variant, str) and s.variant in VARIANTS and whole(s.hands, 1, MAX_SET_HANDS)
+          and whole(s.seat, 0, 3) and whole(s.starter, 0, 3) and isinstance(s.seed, str)
+          and isinstance(s.bots, list) and len(s.bots) == 4 and s.bots[s.seat] == "person"
+          and all(b in PLAY_BOTS for k, b in enumerate(s.bots) if k != s.seat)
+          and isinstance(s.levels, list) and len(s.levels) == 4 and all(x is None or x in LEVELS for x in s.levels)
+          and s.level in LEVELS and isinstance(s.expert, list) and all(whole(x, -10**7, 10**7) for x in s.expert))
+    if not ok:
+        raise SetError(f"set {name!r} has the wrong shape (an edited or damaged file)")
     return s
 
 
@@ -146,8 +155,8 @@ def _games_of(db: str | os.PathLike[str], name: str) -> list[PlayGame]:
     d = played_dir(db)
     for p in sorted(d.glob("oyun-*.json")) if d.is_dir() else []:
         try:
-            raw = json.loads(p.read_text(encoding="utf-8"))
-            if raw.get("dset") != name:
+            raw = load_json(p.read_bytes())  # the log reader's bounds (size, nesting)
+            if not isinstance(raw, dict) or raw.get("dset") != name:
                 continue
             out.append(PlayGame.from_dict(raw))
         except (OSError, ValueError, RecordError, KeyError, TypeError):
