@@ -13,6 +13,7 @@ Everything below the setup is one ``st.fragment``: a tap reruns only the board.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from datetime import UTC, datetime
@@ -21,14 +22,14 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from analysis.game.record import RecordError
-from analysis.selfplay import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game, sets
 from analysis.game.rules import MAX_OPTION
-from dashboard.state import access, data, play_games, url_state
-from dashboard.state.play_state import MSG, PAUSE_KEY, say, play_said
+from analysis.selfplay import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game, sets
 from dashboard.board.picker import picker_style
 from dashboard.board.play_board import hand_over, turn_view
-from dashboard.words.play_words import t
 from dashboard.board.tiles_view import md_text
+from dashboard.state import access, data, play_games, url_state
+from dashboard.state.play_state import MSG, PAUSE_KEY, play_said, say
+from dashboard.words.play_words import t
 
 lang = data.lang()
 DB = data.db_file()
@@ -60,12 +61,12 @@ def _start() -> None:
             g = sets.load(DB, str(chosen)).game(gid, names[me] or "?",
                                                  started=datetime.now(UTC).replace(microsecond=0).isoformat())
         else:
-                g = new_game(gid, variant=str(s.get("pl_variant_in") or "101"), hands=int(s.get("pl_hands_in") or 11),
+            g = new_game(gid, variant=str(s.get("pl_variant_in") or "101"), hands=int(s.get("pl_hands_in") or 11),
                          seats=seats, levels=levels, names=names, seed=seed,
                          starter=random.Random(f"istaka-play:{seed}").randrange(4),
                          started=datetime.now(UTC).replace(microsecond=0).isoformat())
     except (RecordError, sets.SetError) as e:
-        say("error", t("pl_refused", lang, msg=str(e)))
+        say("error", t("pl_refused", lang, msg=md_text(str(e))))
         return
     play_games.save(DB, g)
     st.query_params["play"] = gid
@@ -93,7 +94,8 @@ def _set_picker() -> None:
                       t("pl_set_person", lang): [r["person"] for r in res["people"]],
                       t("pl_set_deals", lang): [r["deals"] for r in res["people"]],
                       t("pl_set_diff", lang): [round(r["mean_diff"], 1) for r in res["people"]],
-                      t("pl_set_ci", lang): [f"[{r['low']:+.1f}, {r['high']:+.1f}]" for r in res["people"]]},
+                      t("pl_set_ci", lang): [f"[{r['low']:+.1f}, {r['high']:+.1f}]" if math.isfinite(r["low"])
+                                             else "—" for r in res["people"]]},
                      hide_index=True, key="pl_set_results")
 
 
