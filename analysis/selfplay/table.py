@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.evaluate import ExpertBot
-from analysis.game import HandState, Tile, full_set
+from analysis.game import HandState, full_set
 from analysis.game.record import Recording, RecordError
 from analysis.players import Bot, View
 
@@ -303,9 +303,4 @@ def new_game(gid: str, *, variant: str = "101", hands: int | None = None, seats:
     return g
 
 
-def seat_tiles(g: PlayGame, seat: int) -> tuple[Tile, ...]:
-    s = g.state()
-    return s.racks[seat] if s is not None else ()
-
-
-__all__ = ["LEVELS", "PLAY_BOTS", "VARIANTS", "PlayGame", "deal", "new_game", "seat_tiles", "table_rules"]
+__all__ = ["LEVELS", "PLAY_BOTS", "VARIANTS", "PlayGame", "deal", "new_game", "table_rules"]
