@@ -255,3 +255,34 @@ def test_a_single_legal_move_is_recorded_as_forced(tmp_path: Path) -> None:
     assert [c.label for c in candidates(View.of(state, 0), "place")] == ["wait"]
     c = grade_decision(state, 0, "place", [], seed="s", budget=0.0, worlds=W)
     assert c is not None and c.forced == "single" and c.cost == 0 and c.worlds == 0 and not c.graded
+
+
+def test_parts_are_read_in_the_same_call_as_the_play_so_threads_cannot_mix_them() -> None:
+    """The server prices in several threads at once; each play returns its own parts (a second
+    call reading the model's shared state could see another thread's play)."""
+    import threading
+
+    from analysis.game import read_and_replay
+    from analysis.review.spots import hand_spots
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
+    hr = read_and_replay(str(sample), keep_steps=True)[0][0].hands[0]
+    spots = [s for turn in hand_spots(hr) for s in turn if s.kind == "discard"][:6]
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        try:
+            for s in spots[k::2]:
+                view = View.of(hr.steps[s.step].state, s.seat)
+                from analysis.evaluate import candidates
+
+                price(view, candidates(view, "discard"), seed=f"t{k}", worlds=24, parts=True)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors

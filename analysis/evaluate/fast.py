@@ -151,9 +151,13 @@ def deck_bytes(deck: Sequence[Tile], okey: Tile) -> bytes:
 
 
 def play(base: bytes, racks: bytes, deck: bytes, mode: int = MODE_PLAY, tile: int = -1,
-         trace: bool = False) -> tuple[int, int, int, int, int, bytes | None]:
-    """One rollout: (value per seat: hand score + in-game penalties, result code, trace)."""
+         trace: bool = False, parts: bool = False) -> tuple[Any, ...]:
+    """One rollout: (value per seat: hand score + in-game penalties, result code, trace), and with
+    ``parts`` the play's parts in the same call (scores, result, finisher, opened, penalties by
+    rule: the model's state is shared by the server's threads, so never read it in a second call)."""
     assert COMPILED is not None, "the compiled rollout is not built (setup.py build_ext)"
+    if parts:
+        return COMPILED.play(base, racks, deck, mode, tile, trace, True)  # type: ignore[no-any-return]
     return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[no-any-return]
 
 
@@ -195,12 +199,13 @@ class Position:
                     tile: Tile | None = None) -> tuple[int, tuple[int, ...]]:
         """:meth:`value` and its parts in this world (:data:`PARTS` then :data:`RATES`): the parts
         add up to the value exactly; the rates are 0 or 1."""
-        v, start = self.play(world, kind, events, tile)
-        return v, self.parts(v, start)
+        v, start, last = self.play(world, kind, events, tile, parts=True)
+        return v, self.parts(v, start, last)
 
     def play(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]],
-             tile: Tile | None) -> tuple[int, HandState | None]:
-        """The value, and the engine state the model started from (None: a void placing, E3)."""
+             tile: Tile | None, parts: bool = False) -> tuple[int, HandState | None, Any]:
+        """The value, the engine state the model started from (None: a void placing, E3), and
+        with ``parts`` the model's parts of that play (else None)."""
         racks, deck = world
         s = self.seat
         start: HandState | None = self.state
@@ -217,9 +222,9 @@ class Position:
                 self._after[id(events)] = got
             base, mine, void, _, start = got
             if void:
-                return 0, None  # E3: nobody is scored
+                return 0, None, None  # E3: nobody is scored
             racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-            out = play(base, racks, deck, MODE_DISCARD_POLICY)
+            out = play(base, racks, deck, MODE_DISCARD_POLICY, parts=parts)
         elif kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
             got = self._after.get(id(events))
             if got is None:
@@ -232,24 +237,24 @@ class Position:
                 got = (pack(st), b"", False, events, st)
                 self._after[id(events)] = got
             start = got[4]
-            out = play(got[0], racks, deck, MODE_PLAY)
+            out = play(got[0], racks, deck, MODE_PLAY, parts=parts)
         elif kind == "draw":
-            out = play(self.base, racks, deck, MODE_DRAW)
+            out = play(self.base, racks, deck, MODE_DRAW, parts=parts)
         elif kind == "take":
-            out = play(self.base, racks, deck, MODE_TAKE)
+            out = play(self.base, racks, deck, MODE_TAKE, parts=parts)
         else:
             assert tile is not None
-            out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey))
-        return seat_value(out, s, self.rules), start
+            out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey), parts=parts)
+        return seat_value(out, s, self.rules), start, (out[6] if parts else None)
 
-    def parts(self, value: int, start: HandState | None) -> tuple[int, ...]:
-        """The parts of the last play's ``value`` (see :meth:`value_parts`), read from the model."""
+    def parts(self, value: int, start: HandState | None, last: Any) -> tuple[int, ...]:
+        """The parts of a play's ``value`` (see :meth:`value_parts`) from the model's ``last``."""
         s = self.seat
         nxt = (s + 1) % 4
         team = (s, (s + 2) % 4) if self.rules.esli else (s,)
         if start is None:  # a void placing: nobody scored, nothing charged
             return (0,) * len(PARTS) + (0, 0, 0, 0)
-        scores, result, finisher, opened, pen = COMPILED.last()
+        scores, result, finisher, opened, pen = last
         rates = (int(finisher == s), int(self.state.opened[nxt] is None and opened[nxt] != 0), int(finisher == nxt))
         if result == 3:  # E3 during the play: nobody is scored, penalties struck too
             return (0,) * len(PARTS) + rates + (0,)

@@ -1594,12 +1594,14 @@ static int parse_base(G *g, const int32_t *b, Py_ssize_t n)
     return bad ? -1 : 0;
 }
 
+static PyObject *last_parts(const G *g);
+
 static PyObject *r_play(PyObject *self, PyObject *args)
 {
     (void)self;
     Py_buffer base, racks, deck;
-    int mode, tile, trace;
-    if (!PyArg_ParseTuple(args, "y*y*y*iip", &base, &racks, &deck, &mode, &tile, &trace))
+    int mode, tile, trace, parts = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*iip|p", &base, &racks, &deck, &mode, &tile, &trace, &parts))
         return NULL;
     G *g = &GG;
     int bad = racks.len != 4 * 53 || deck.len > 128 || base.len % 4;
@@ -1657,16 +1659,22 @@ static PyObject *r_play(PyObject *self, PyObject *args)
         tr = Py_None;
         Py_INCREF(tr);
     }
+    if (parts) {
+        PyObject *pp = last_parts(g);
+        if (!pp) {
+            Py_DECREF(tr);
+            return NULL;
+        }
+        return Py_BuildValue("(iiiiiNN)", v[0], v[1], v[2], v[3], g->result, tr, pp);
+    }
     return Py_BuildValue("(iiiiiN)", v[0], v[1], v[2], v[3], g->result, tr);
 }
 
 /* The parts of the last play's values: (scores[4], result, finisher, opened[4], penalties by rule:
- * 4 seats x (X2, X3, X4, X5, X6, X7, O8) charged during the play, the base state's own not counted). */
-static PyObject *r_last(PyObject *self, PyObject *args)
+ * 4 seats x (X2, X3, X4, X5, X6, X7, O8) charged during the play, the base state's own not counted).
+ * play(..., parts=True) returns them with its values, in the same call: threads share this state. */
+static PyObject *last_parts(const G *g)
 {
-    (void)self;
-    (void)args;
-    const G *g = &GG;
     PyObject *pen = PyTuple_New(4 * (RU_O8 - RU_X2 + 1));
     if (!pen)
         return NULL;
@@ -1696,7 +1704,6 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
 static PyMethodDef ro_methods[] = {
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
-    {"last", r_last, METH_NOARGS, "The parts of the last play: scores, result, finisher, opened, penalties by rule."},
     {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},
     {NULL, NULL, 0, NULL},
 };

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.game import GameResult, HandResult, Step, Tile
+from analysis.game import HIDDEN, GameResult, HandResult, Step, Tile
 
 from .grade import split_turns
 from .kinds import show_candidates
@@ -131,9 +131,11 @@ def show_spot(steps: Sequence[Step], tn: Any, seat: int) -> Spot | None:
 
 
 def hand_spots(hr: HandResult, seats: frozenset[int] | None = None) -> list[list[Spot]]:
-    """Every turn's spots (``seats``: only theirs), the seat's O7 spot first in its first turn."""
+    """Every turn's spots (``seats``: only theirs; never a seat whose rack a seat-view log hides),
+    the seat's O7 spot first in its first turn."""
     steps = hr.steps
-    turns = [tn for tn in split_turns(steps) if seats is None or tn.seat in seats]
+    turns = [tn for tn in split_turns(steps) if (seats is None or tn.seat in seats)
+             and HIDDEN not in steps[0].state.racks[tn.seat]]  # a seat-view log: only the viewer decides
     out: list[list[Spot]] = []
     first: set[int] = set()
     for tn in turns:
