@@ -9,8 +9,6 @@ a tap applies one event instead of replaying the hand."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import threading
 from datetime import UTC, datetime
@@ -22,6 +20,7 @@ from analysis.game import dumps
 from analysis.game.record import RecordError, load_json
 from analysis.selfplay.sets import played_dir
 from analysis.selfplay.table import PlayGame
+from dashboard.state import access, json_files
 
 _ID = re.compile(r"^oyun-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
 _LIVE: dict[str, tuple[tuple[int, int], PlayGame]] = {}
@@ -30,11 +29,6 @@ _LOCK = threading.RLock()  # one change at a time (sessions run in threads of on
 
 def folder(db: str) -> Path:
     return played_dir(db)
-
-
-def _stamp(p: Path) -> tuple[int, int]:
-    s = p.stat()
-    return s.st_mtime_ns, s.st_size
 
 
 def new_id(db: str, now: datetime | None = None) -> str:
@@ -53,30 +47,16 @@ def valid_id(gid: object) -> bool:
 
 
 def save(db: str, g: PlayGame) -> None:
-    """Write the game at once (atomically: a reload never reads half a file)."""
-    d = folder(db)
-    d.mkdir(parents=True, exist_ok=True)
-    tmp = d / f".{g.id}.json.tmp"
-    tmp.write_text(json.dumps(g.to_dict(), ensure_ascii=False), encoding="utf-8")
-    p = d / f"{g.id}.json"
-    os.replace(tmp, p)
-    _LIVE[str(p)] = (_stamp(p), g)
+    """Write the game at once (atomically: a reload never reads half a file), as a writer only."""
+    access.require_write()
+    json_files.write(folder(db), g.id, g.to_dict(), _LIVE, g)
 
 
 def load(db: str, gid: str) -> PlayGame | None:
     if not valid_id(gid):
         return None
-    p = folder(db) / f"{gid}.json"
-    try:
-        stamp = _stamp(p)
-        hit = _LIVE.get(str(p))
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
-        g = PlayGame.from_dict(load_json(p.read_bytes()))  # bounded: size, nesting (a RecordError)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    _LIVE[str(p)] = (stamp, g)
-    return g
+    # bounded: size, nesting (a RecordError)
+    return json_files.read(folder(db) / f"{gid}.json", lambda b: PlayGame.from_dict(load_json(b)), _LIVE)
 
 
 def change(db: str, gid: str, fn: Any, *args: Any) -> Any:

@@ -10,8 +10,6 @@ hand; a file changed by anyone else is read again."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import threading
 from datetime import UTC, datetime
@@ -21,16 +19,11 @@ from typing import Any
 from analysis import store
 from analysis.game import dumps
 from analysis.game.record import Recording, RecordError
-from dashboard.state import access, data
+from dashboard.state import access, data, json_files
 
 _ID = re.compile(r"^kayit-[0-9]{8}-[0-9]{6}(-[0-9]+)?$")
 _LIVE: dict[str, tuple[tuple[int, int], Recording]] = {}  # file -> (its stamp, the recording read)
 _LOCK = threading.Lock()  # one change at a time (sessions run in threads of one process)
-
-
-def _stamp(p: Path) -> tuple[int, int]:
-    s = p.stat()
-    return s.st_mtime_ns, s.st_size
 
 
 def folder(db: str) -> Path:
@@ -55,29 +48,14 @@ def valid_id(rid: object) -> bool:
 def save(db: str, rec: Recording) -> None:
     """Write the recording at once (atomically: a reload never reads half a file)."""
     access.require_write()
-    d = folder(db)
-    d.mkdir(parents=True, exist_ok=True)
-    tmp = d / f".{rec.id}.json.tmp"
-    tmp.write_text(json.dumps(rec.to_dict(), ensure_ascii=False), encoding="utf-8")
-    p = d / f"{rec.id}.json"
-    os.replace(tmp, p)
-    _LIVE[str(p)] = (_stamp(p), rec)
+    json_files.write(folder(db), rec.id, rec.to_dict(), _LIVE, rec)
 
 
 def load(db: str, rid: str) -> Recording | None:
     if not valid_id(rid):
         return None
-    p = folder(db) / f"{rid}.json"
-    try:
-        stamp = _stamp(p)
-        hit = _LIVE.get(str(p))
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
-        rec = Recording.from_json(p.read_bytes())  # bounded: size, nesting, shape, the engine
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    _LIVE[str(p)] = (stamp, rec)
-    return rec
+    # bounded: size, nesting, shape, the engine
+    return json_files.read(folder(db) / f"{rid}.json", Recording.from_json, _LIVE)
 
 
 def change(db: str, rid: str, fn: Any, *args: Any) -> Recording | None:
