@@ -71,6 +71,14 @@ def _rest_of_turn(st: HandState, seat: int, bot: Any, placed: bool) -> HandState
     out = _try(st, {"type": "discard", "seat": seat, "tile": str(t)})
     if out is not None:
         return out
+    # a refused discard: take back a failed opening (O6), return a take that did not open (P2) and
+    # draw, then throw the least costly tile (as the self-play loop does)
+    if st.turn_base is not None and (st.opened_this_turn or st.took_unopened):
+        st = _try(st, {"type": "takeback", "seat": seat}) or st
+    if st.took is not None and st.took_unopened:
+        back = _try(st, {"type": "return", "seat": seat, "tile": str(st.took)})
+        if back is not None:
+            st = _draw(back, seat)
     for t in sorted(st.racks[seat], key=lambda x: (x == st.okey, st.fits_table(x) is not None, -x.number)):
         out = _try(st, {"type": "discard", "seat": seat, "tile": str(t)})
         if out is not None:
