@@ -112,22 +112,14 @@ def _sweep(dest: Path) -> None:
     -9 between its write and its rename): ``.NAME.PID.tmp`` beside it."""
     import glob
 
+    from analysis.game.procs import alive
+
     with contextlib.suppress(OSError):
         for p in dest.parent.glob(f".{glob.escape(dest.name)}.*.tmp"):
             pid = p.name[len(dest.name) + 2:-4]
-            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            if pid.isdigit() and int(pid) != os.getpid() and not alive(int(pid)):
                 with contextlib.suppress(OSError):
                     p.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True  # another user's process, or no such number: its file stays
-    return True
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

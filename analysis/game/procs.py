@@ -78,4 +78,17 @@ def bounded_map(ex: ProcessPoolExecutor, fn: Callable[[Any], Any], items: Iterab
         yield out.popleft().result()
 
 
-__all__ = ["bounded_map", "process_pool", "watch_parent"]
+def alive(pid: int) -> bool:
+    """Is process ``pid`` still running? (A temporary file named after a dead process is left
+    from a killed write and may be swept; another user's process, or a number no process has,
+    counts as alive: its file stays.)"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True
+    return True
+
+
+__all__ = ["alive", "bounded_map", "process_pool", "watch_parent"]

@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 
 from analysis.game.log import MAX_EVENTS, MAX_HANDS, iter_lines, read_lines
+from analysis.game.procs import alive
 
 from . import queries
 from .importer import ImportSummary, import_paths
@@ -382,21 +383,11 @@ def sweep_temp(folder: str | None = None) -> int:
     with contextlib.suppress(OSError):
         for p in Path(folder or tempfile.gettempdir()).glob(f"{TEMP_PREFIX}*.jsonl"):
             pid = p.name[len(TEMP_PREFIX):].split("-", 1)[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            if pid.isdigit() and int(pid) != os.getpid() and not alive(int(pid)):
                 with contextlib.suppress(OSError):
                     p.unlink()
                     gone += 1
     return gone
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True  # another user's process, or a number no process has: leave its file
-    return True
 
 
 def _import_problems(con: Con, label: str, shown: str) -> list[tuple[str | None, str]]:
