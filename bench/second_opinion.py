@@ -56,7 +56,10 @@ def _rest_of_turn(st: HandState, seat: int, bot: Any, placed: bool) -> HandState
         for _ in range(30):
             if st.over:
                 return st
-            moves = bot.place(View.of(st, seat))
+            try:
+                moves = bot.place(View.of(st, seat))
+            except ValueError:  # no placing candidate (a take that cannot open: returned below, P2)
+                moves = []
             if not moves:
                 break
             nxt = st
