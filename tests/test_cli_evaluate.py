@@ -79,9 +79,10 @@ def test_the_verdict_equals_the_deep_reviews_stored_choice(game, hand, capsys) -
 def test_a_discard_after_placing_nothing_is_reachable_beside_the_wait(game, capsys) -> None:
     """A turn that placed nothing decides twice at the same step: the placing (wait) and the
     discard; ``--kind`` reaches both, the first by default."""
-    from analysis.review.verdict import kinds_at
+    from analysis.review.spots import spots_at
 
-    hr, k = next((h, i) for h in game.hands for i in range(len(h.steps)) if kinds_at(h, i) == ["place", "discard"])
+    hr, k = next((h, i) for h in game.hands for i in range(len(h.steps))
+                 if [s.kind for s in spots_at(h, i)] == ["place", "discard"])
     first = _run(capsys, "--hand", str(hr.hand), "--step", str(k), "--worlds", "8")
     disc = _run(capsys, "--hand", str(hr.hand), "--step", str(k), "--worlds", "8", "--kind", "discard")
     assert first["decision"] == "place" and disc["decision"] == "discard"

@@ -1,5 +1,5 @@
 """One verdict per decision: the deep review, ``istaka evaluate``, Replay's panel and Practice
-judge the same decision with the same function (analysis.review.verdict), so on decisions of a
+judge the same decision with the same function (analysis.review.deep.judge_spot), so on decisions of a
 sample game every surface names the same best move at the same price."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """``istaka evaluate``: one logged decision judged from its seat's own view, with the deep review's
-own verdict: the same candidates, worlds, seed and knowledge (:func:`analysis.review.verdict.verdict`).
+own verdict: the same spots, candidates, worlds, seed and knowledge (:mod:`analysis.review.spots`,
+:func:`analysis.review.deep.judge_spot`).
 
     istaka evaluate FILE --game ID --hand N --step K [--kind KIND] [--worlds W] [--salt S] [--json]
 
@@ -88,11 +89,13 @@ def _nearest(hr: Any, step: int) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    from analysis.review.deep import judge_spot
     from analysis.review.lesson import cost_split, sentence
-    from analysis.review.verdict import kinds_at, spot_at, verdict
+    from analysis.review.spots import seed_game, spots_at
 
     res, hr = _find(args)
-    have = kinds_at(hr, args.step)
+    spots = spots_at(hr, args.step)
+    have = [s.kind for s in spots]
     if not have:
         raise UsageError(f"step {args.step} of hand {args.hand} holds no decision the review grades "
                          f"(the nearest steps that do: {_nearest(hr, args.step)})")
@@ -105,12 +108,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         kind = "place"
     if kind not in have:
         raise UsageError(f"no {kind} decision at step {args.step} (decisions here: {', '.join(have)})")
-    c = verdict(res, hr, args.step, kind, worlds=args.worlds, salt=args.salt)
+    spot = next(s for s in spots if s.kind == kind)
+    c = judge_spot(seed_game(res), hr, spot, worlds=args.worlds, salt=args.salt)
     if c is None:  # a placing that ended the hand (E3): nothing to judge
         raise UsageError(f"the {kind} decision at step {args.step} ends the hand (E3): nothing to judge")
     state = hr.steps[args.step].state
-    spot = spot_at(hr, args.step, kind)
-    assert spot is not None
     seat = spot.seat
     names = list(res.players) + [f"#{i}" for i in range(len(res.players), 4)]
     rack = [str(t) for t in sorted(state.racks[seat])]

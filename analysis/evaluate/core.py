@@ -352,8 +352,8 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
           known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
           start: Sequence[Evaluation] = (), parts: bool = False) -> list[Evaluation]:
-    """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing
-   . No candidate is dropped and nothing stops early, so a price is never selected by
+    """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing. No
+    candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
     never the worlds :func:`evaluate` ranked the candidates on. Same view and seed, same prices.
     ``model`` as in :func:`evaluate` (the compiled one where it is built). ``start``: the same

@@ -63,9 +63,8 @@ PARTS = ("hand", "paid") + PART_RULES
 # beside the parts, never added to them: the seat finishes, the next seat opens (from unopened),
 # the next seat finishes
 RATES = ("finish", "next_opens", "next_finishes")
-# and, in partner games where the parts are the team's, the seat's own value (its hand-end score
-# and penalties alone), so that a seat's own expected score can be shown apart from its team's
-OWN = "own"
+# after the rates, the seat's own value (its hand-end score and penalties alone): in partner games
+# the parts are the team's, and the seat's own expected score is shown apart from it
 _KIND = {"run": 0, "group": 1, "pair": 2}
 
 
@@ -358,5 +357,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["COMPILED", "OWN", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]

@@ -10,18 +10,17 @@ the table, the discards, rack sizes — never another rack, never the deck):
 - ``discard``: every distinct tile the rules let the seat discard;
 - ``show``: at a seat's first turn, showing the gösterge twin or not (O7).
 
-The evaluator (:mod:`analysis.evaluate`) ranks the candidates on a few worlds; the top
-:data:`TOP` and the played move are then priced on ``worlds`` fixed worlds of their own
-(:func:`analysis.evaluate.price`, default PRICE_WORLDS = 64), every candidate in every world,
-never stopped early. A decision's **cost** is the paired difference between what was played and
-the recommended move (:func:`recommend`) on those worlds, charged only when its interval (``Z``
-standard errors) excludes zero, else 0. A cost that passes is priced again on :data:`CONFIRM`
-times the worlds (the first ones among them) and charged only if it passes there too, at that
-price: a threshold keeps the costs whose noise went their way, and the 4× worlds undo most of
-that (re-priced at 10× with another seed, the total moved −8.5% when costs were charged on the
-64 worlds that selected them). The interval's half-width and the worlds are kept with it.
-So a move equal to the best costs 0 and a loss is charged once, at the decision where it
-happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
+Every legal candidate is priced on ``worlds`` fixed worlds (:func:`analysis.evaluate.price`,
+default PRICE_WORLDS = 64), every candidate in every world, never stopped early, each price split
+into its parts (the hand-end score, each penalty by rule). A decision's **cost** is the paired
+difference between what was played and the lowest-priced candidate on those worlds, charged only
+when its interval (``Z`` standard errors) excludes zero, else 0. A cost that passes is priced
+again on :data:`CONFIRM` times the worlds (the first ones among them) for the played move and the
+contenders for best, and charged only if it passes there too, at that price: a threshold keeps
+the costs whose noise went their way, and the 4× worlds undo most of that. The lesson's reason is
+the cost's largest part (:func:`analysis.review.reasons.parts_reason`). The interval's
+half-width and the worlds are kept with it. So a move equal to the best costs 0 and a loss is
+charged once, at the decision where it happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
 one legal move, a take that cannot be kept, the same score in every world) and not graded.
 
 The quick pass's exact findings (missed opening, X3/X4 discards, missed finish, missed take …)
@@ -94,7 +93,9 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         return _forced(kind, step, line, cands, played, played_events, "identical", priced[p].mean, worlds)
     r, diff, se, cost = _charge(priced, p, worlds)
     if cost > 0 and CONFIRM > 1:
-        again = _contenders(priced, r) + ([p] if p not in _contenders(priced, r) else [])
+        again = _contenders(priced, r)
+        if p not in again:
+            again.append(p)
         more = price(view, [cands[i] for i in again], seed=seed, worlds=worlds * CONFIRM, known=known,
                      start=[priced[i] for i in again], parts=True)
         for i, e in zip(again, more):
@@ -148,17 +149,6 @@ def _charge(priced: Sequence[Evaluation], p: int, worlds: int,
     return r, diff, se, (diff if diff > 0 and diff - Z * se > 0 else 0.0)
 
 
-def recommend(priced: Sequence[Evaluation], ranked_best: int) -> int:
-    """The move a lesson recommends among the priced candidates: the ranking pass's best
-    (``ranked_best``), unless the pricing worlds show another one better than it by more than
-    ``Z`` standard errors of their paired difference; then the one with the lowest price."""
-    low = min(range(len(priced)), key=lambda j: priced[j].mean)
-    if low == ranked_best:
-        return ranked_best
-    d, se, _ = priced[low].diff(priced[ranked_best])
-    return low if d < 0 and d + Z * se < 0 else ranked_best
-
-
 def _identical(evs: Sequence[Evaluation]) -> bool:
     """Every candidate scored the same as the first one in every world of its pass."""
     by_n: dict[int, tuple[int, ...]] = {}
@@ -179,12 +169,6 @@ def _forced(kind: str, step: int, line: int, cands: Sequence[Candidate], played:
     rows.sort(key=lambda r: not r["played"])
     return Choice(kind, step, line, label, label, x, x, 0.0, 0.0, rows, played_events, ci=0.0, worlds=worlds,
                   forced=why)
-
-
-def _rank_worlds(budget: float) -> int:
-    """The ranking pass's worlds for a budget in seconds per decision (the default 0.04 gives 8).
-    Worlds, not a clock, fix the answer: the same game gets the same review on any machine."""
-    return max(4, round(200 * budget))
 
 
 def _take_kept(state: HandState, seat: int, tile: Tile) -> bool:
@@ -378,4 +362,4 @@ def deep_review_game(res: GameResult, *, budget: float = DEEP_BUDGET, progress: 
 
 
 __all__ = ["CONFIRM", "DEEP_BUDGET", "DEEP_VERSION", "TOP", "Z", "deep_review_game", "deep_review_hand", "grade_decision",
-           "judge_spot", "match_placing", "recommend", "seat_knows"]
+           "judge_spot", "match_placing", "seat_knows"]

@@ -14,7 +14,7 @@ from analysis.evaluate import expected as calibrated
 from analysis.game import GameResult, Rules
 
 from .model import CATEGORIES, CONFIRM, Choice, Decision, GameReview, HandReview
-from .reasons import reason_text
+from .reasons import cost_parts, reason_text
 
 LANGS = ("tr", "en")
 
@@ -154,7 +154,7 @@ def cost_split(c: Choice) -> dict[str, float]:
     top = c.candidates[0] if c.candidates else None
     if mine is None or top is None or not mine.get("parts") or not top.get("parts"):
         return {}
-    return {k: float(mine["parts"][k]) - float(top["parts"].get(k, 0.0)) for k in mine["parts"]}
+    return cost_parts(mine["parts"], top["parts"])
 
 
 def parts_line(c: Choice, lang: str) -> str | None:

@@ -156,5 +156,11 @@ def spots_at(hr: HandResult, step: int, seats: frozenset[int] | None = None) -> 
     return sorted(found, key=lambda s: KIND_ORDER[s.kind])
 
 
+def spot_at(hr: HandResult, step: int, kind: str | None = None, seat: int | None = None) -> Spot | None:
+    """The decision of ``kind`` (default: the first one) taken at ``step``, or None."""
+    return next((s for s in spots_at(hr, step) if (kind is None or s.kind == kind)
+                 and (seat is None or s.seat == seat)), None)
+
+
 __all__ = ["KIND_ORDER", "Spot", "clean", "hand_spots", "known", "seat_knows", "seed_game", "show_spot",
-           "spot_seed", "spots_at", "taken_held", "turn_spots"]
+           "spot_at", "spot_seed", "spots_at", "taken_held", "turn_spots"]

@@ -1,7 +1,7 @@
 """Retry this position: a seat's decision at one replay step, what was played hidden, the
 table as that seat saw it. The user draws or takes, places (an opening or lay-offs chosen from the
 evaluator's candidates, narrowed by the tiles picked on the rack) or discards; the evaluator
-(:mod:`analysis.review.verdict`: the deep review's own verdict on the same decision, the try in
+(:func:`analysis.review.deep.judge_spot`: the deep review's own verdict on the same decision, the try in
 place of the play) judges each try in expected points against the best. After a miss comes a hint, never the answer;
 after :data:`MAX_TRIES` misses, or on request, the answer.
 
@@ -26,8 +26,7 @@ from analysis.game import HandState, Tile, apply
 from analysis.players import View
 from analysis.review.deep import grade_decision, judge_spot
 from analysis.review.spots import Spot as ReviewSpot
-from analysis.review.spots import seat_knows, seed_game, spot_seed
-from analysis.review.verdict import spot_at
+from analysis.review.spots import seat_knows, seed_game, spot_at, spot_seed
 from analysis.review.kinds import declare_candidates, held_back, okey_kept
 from analysis.review.lesson import describe as move_words
 from analysis.review.reasons import reason_text
@@ -129,7 +128,7 @@ def _judge(key: str, kind: str, events: str, v: int, worlds: int, _rp: data.Repl
 
 
 def judge(rp: data.Replay, spot: Spot, kind: str, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """One try judged as the deep review judges the same decision (analysis.review.verdict: its
+    """One try judged as the deep review judges the same decision (analysis.review.deep.judge_spot: its
     candidates, worlds, seed and what the seat knows of the other racks), the try in place of what
     was played: {"expected", "best_expected", "diff", "ci", "cost", "right", "best_events", "reason", "rows"}."""
     return _judge(spot.key, kind, json.dumps(list(events), sort_keys=True), data.version(), deep_data.DEEP_WORLDS, rp)

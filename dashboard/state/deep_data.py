@@ -20,7 +20,7 @@ from analysis.evaluate import PRICE_WORLDS
 from analysis.review import DEEP_BUDGET, DEEP_VERSION, Choice, GameReview
 from analysis.review.deep import judge_spot
 from analysis.review.lesson import cost_split, describe, parts_line, sentence, shown, to_json
-from analysis.review.spots import seed_game, spots_at
+from analysis.review.spots import KIND_ORDER, seed_game, spots_at
 
 from dashboard.state import data
 
@@ -28,7 +28,6 @@ from dashboard.state import data
 # and seed: the same verdict on every machine and every surface), cached per (game, hand, step).
 DEEP_WORLDS = PRICE_WORLDS  # the deep pass's fixed pricing worlds per decision
 TOP = 3
-KIND_ORDER = {"show": 0, "take": 1, "place": 2, "discard": 3}  # a turn's decisions in play order
 
 
 def _read(fn: Callable[..., Any], *args: Any) -> Any:
@@ -167,7 +166,7 @@ def _verdicts(game: str, ord: int, step: int, v: int) -> list[tuple[int, Choice]
 
 def verdict_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]]:
     """The decisions taken at this step judged now exactly as the deep review judges them (the
-    same spots, candidates, worlds and seed: analysis.review.verdict), for a game with no stored
+    same spots, candidates, worlds and seed: analysis.review.deep.judge_spot), for a game with no stored
     deep review; rows as :func:`hand_choices` gives them."""
     return [{"ord": ord, "seat": seat, **choice_row(c, lang)} for seat, c in _verdicts(game, ord, step, data.version())]
 
