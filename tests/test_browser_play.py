@@ -53,8 +53,27 @@ def _pick(page: Any, select: str, option: str) -> None:
 
 
 def _turn(page: Any) -> dict[str, str]:
-    loc = page.locator('[data-testid="pl-turn"]').last
-    return {k: loc.get_attribute(f"data-{k}") or "" for k in ("phase", "events", "mine", "hand")}
+    got = page.evaluate(
+        """() => {
+            const t = document.querySelectorAll('[data-testid="pl-turn"]');
+            const d = t.length ? t[t.length - 1].dataset : {};
+            return {phase: d.phase || "", events: d.events || "", mine: d.mine || "", hand: d.hand || ""};
+        }"""
+    )
+    return {k: str(v) for k, v in got.items()}
+
+
+def _one_turn_after(page: Any, events: str) -> bool:
+    """One turn marker on the page, the person's, after ``events``: read in one go (a rerun may redraw between reads)."""
+    return bool(
+        page.evaluate(
+            """(events) => {
+                const t = document.querySelectorAll('[data-testid="pl-turn"]');
+                return t.length === 1 && t[0].dataset.events !== events && t[0].dataset.mine === "1";
+            }""",
+            events,
+        )
+    )
 
 
 def _wait_step(page: Any, events: str) -> None:
@@ -63,10 +82,9 @@ def _wait_step(page: Any, events: str) -> None:
     while time.monotonic() < deadline:
         if page.locator('[data-testid="pl-over"]').count():
             return
-        loc = page.locator('[data-testid="pl-turn"]')
-        if loc.count() == 1 and loc.get_attribute("data-events") != events and loc.get_attribute("data-mine") == "1":
+        if _one_turn_after(page, events):
             _idle(page)
-            if page.locator('[data-testid="pl-turn"]').count() == 1:  # not a page half redrawn
+            if _one_turn_after(page, events):  # not a page half redrawn
                 return
         page.wait_for_timeout(150)
     errors = page.locator('[data-testid="stAlertContentError"]').all_inner_texts()
