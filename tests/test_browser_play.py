@@ -1,7 +1,8 @@
-"""The Play page in a real browser at 390×844 (a phone): a scripted person plays a whole hand
-against three bots by clicks (draws, opens when the quick finder sees an opening, discards the first tile of its rack),
-the page is reloaded mid-hand and the hand goes on where it was, the hand ends, is stored and
-its review opens."""
+"""The Play page in a real browser, at 390×844 (a phone) in Turkish and at 1280×800 (a laptop) in
+English: a scripted person plays a whole hand against three bots by clicks (draws, opens when the
+quick finder sees an opening, discards the first tile of its rack), the page is reloaded mid-hand
+and the hand goes on where it was, the hand ends, is stored and its review opens. One server for
+the file."""
 
 from __future__ import annotations
 
@@ -19,13 +20,19 @@ from dashboard.state import play_games
 
 pytestmark = needs_chromium
 OPENED: list[str] = []  # games in which the scripted person opened by clicks
+# the words the script clicks and looks for, per language
+WORDS = {"tr": {"greedy": "açgözlü", "build": "per / çift kur", "review": "Elimin değerlendirmesi",
+                "reviewed": "Oyuncular: en iyi hamleye uyum ve maliyet"},
+         "en": {"greedy": "greedy", "build": "builds a per / çift", "review": "My hand's review",
+                "reviewed": "Players: agreement with the best move and cost"}}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    db = tmp_path / "play.duckdb"
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    d = tmp_path_factory.mktemp("play")
+    db = d / "play.duckdb"
     store.connect(db, seed=False).close()
-    with streamlit_server(db, tmp_path / "server.log") as url:
+    with streamlit_server(db, d / "server.log") as url:
         yield url, db
 
 
@@ -97,7 +104,7 @@ def _tap_tile(page: Any, tile: str) -> None:
     _idle(page)
 
 
-def _person_move(page: Any, db: Path, gid: str) -> int:
+def _person_move(page: Any, db: Path, gid: str, build: str = WORDS["tr"]["build"]) -> int:
     """One move of the scripted person; the clicks it took."""
     turn = _turn(page)
     if turn["phase"] == "draw":
@@ -114,7 +121,7 @@ def _person_move(page: Any, db: Path, gid: str) -> int:
     if ev is not None and "melds" in ev:  # open: build mode, the tiles of each per, then "open"
         from playwright.sync_api import expect
 
-        page.get_by_text("per / çift kur", exact=True).click()
+        page.get_by_text(build, exact=True).click()
         _idle(page)
         built = page.locator('[data-testid="pl-build"]')
         text = ""
@@ -142,21 +149,23 @@ def _person_move(page: Any, db: Path, gid: str) -> int:
     return clicks + 1
 
 
-def test_play_a_hand_by_clicks_on_a_phone_reload_mid_hand_and_open_its_review(server: tuple[str, Path]) -> None:
+def _play_a_hand(url: str, db: Path, lang: str, size: tuple[int, int], seed: str) -> str:
+    """A whole hand by clicks at ``size`` in ``lang`` against three greedy bots, reloaded at the
+    person's sixth move, finished, stored and its review opened; the game's id."""
     from playwright.sync_api import expect, sync_playwright
 
-    url, db = server
+    w = WORDS[lang]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(f"{url}/play?lang=tr")
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            page.goto(f"{url}/play?lang={lang}")
             page.locator(".st-key-pl_start button").wait_for(timeout=60_000)
             _idle(page)
-            page.locator(".st-key-pl_seed_in input").fill("2038")  # a deal in which the person can open (checked below)
+            page.locator(".st-key-pl_seed_in input").fill(seed)
             page.locator(".st-key-pl_seed_in input").press("Tab")
             for k in (1, 2, 3):  # greedy bots: a quick hand
-                _pick(page, f".st-key-pl_bot_{k} input", "açgözlü")
+                _pick(page, f".st-key-pl_bot_{k} input", w["greedy"])
             _idle(page)
             page.locator(".st-key-pl_start button").click()
             expect(page.locator('[data-testid="pl-turn"]')).to_be_visible(timeout=60_000)
@@ -167,7 +176,7 @@ def test_play_a_hand_by_clicks_on_a_phone_reload_mid_hand_and_open_its_review(se
             clicks = moves = 0
             reloaded = False
             while not page.locator('[data-testid="pl-over"]').count():
-                clicks += _person_move(page, db, gid)
+                clicks += _person_move(page, db, gid, w["build"])
                 moves += 1
                 assert moves < 120, "the hand did not end"
                 if moves == 6 and not reloaded:  # the game is stored, not kept in the session
@@ -180,16 +189,27 @@ def test_play_a_hand_by_clicks_on_a_phone_reload_mid_hand_and_open_its_review(se
             over = page.locator('[data-testid="pl-over"]')
             expect(over).to_have_attribute("data-stored", "1", timeout=60_000)
             assert reloaded
-            review = page.get_by_role("link", name="Elimin değerlendirmesi")
+            review = page.get_by_role("link", name=w["review"])
             expect(review).to_be_visible(timeout=30_000)
             review.click()
-            expect(page).to_have_url(f"{url}/review?game={gid}&lang=tr&rv_hand=1", timeout=30_000)
-            expect(page.get_by_text("Oyuncular: en iyi hamleye uyum ve maliyet")).to_be_visible(timeout=60_000)
+            expect(page).to_have_url(f"{url}/review?game={gid}&lang={lang}&rv_hand=1", timeout=30_000)
+            expect(page.get_by_text(w["reviewed"])).to_be_visible(timeout=60_000)
         finally:
             browser.close()
-    print(f"{moves} moves, {clicks} clicks, opened by clicks: {bool(OPENED)}")
-    assert OPENED == [gid]  # the seed's deal lets the scripted person open: it did, by clicks
+    print(f"{size[0]}x{size[1]} {lang}: {moves} moves, {clicks} clicks, opened by clicks: {gid in OPENED}")
+    assert gid in OPENED  # the seed's deal lets the scripted person open: it did, by clicks
     log = (db.parent / "server.log").read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
     with store.reading(db) as con:
         assert con.execute("SELECT valid, agrees FROM games WHERE game = ?", [gid]).fetchall() == [(True, True)]
+    return gid
+
+
+def test_play_a_hand_by_clicks_on_a_phone_reload_mid_hand_and_open_its_review(server: tuple[str, Path]) -> None:
+    url, db = server
+    _play_a_hand(url, db, "tr", (390, 844), "2038")  # a deal in which the person can open
+
+
+def test_the_same_on_a_laptop_in_english(server: tuple[str, Path]) -> None:
+    url, db = server
+    _play_a_hand(url, db, "en", (1280, 800), "3031")  # a deal in which the person can open (and a seat finishes)
