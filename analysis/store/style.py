@@ -1,0 +1,264 @@
+"""A player's style from the stored games' events, beside the expert's on the same preset.
+
+Per player (or the ``expert`` bot's seats in self-play) and preset, over the hands that count
+(finished or exhausted: not void, invalid or unfinished), one hand-seat at a time:
+
+- ``opening_rate``: share of hands the seat opened (O1); ``opening_turn``: the seat's own turn
+  of the opening (1: its first turn), over the hands it opened;
+- ``pairs_share``: share of its openings made with pairs (O3);
+- ``take_rate``: share of its turns begun by taking the previous discard and keeping it (P1, P2;
+  a take given back, P2, counts as the draw that follows it);
+- ``layoffs``: tiles laid off per hand (L1); ``x5``: discards that fed the next seat's opening
+  per hand (the X5 penalties charged to it); ``penalty:RULE``: penalty points per hand by rule
+  (X2-X7, the siler O8 negative);
+- ``finish_rate``: share of hands it finished (E1).
+
+Rates come with a 95% Wilson interval (the take rate counts turns, which are not independent
+within a hand: its interval is narrower than the truth); per-hand means with a 95% Student t
+interval over hand-seats. A game's **source** is ``sheet`` (a score sheet), ``played`` (the Play
+page: the header names its ``people``), ``selfplay`` (every seat a bot, none a person) or
+``recorded`` (anything else: recorded at a table, imported from a site).
+
+The expert's figures come from the store's own self-play games where the ``expert`` bot holds a
+seat in that preset (at least :data:`EXPERT_MIN_HANDS` hand-seats), else from
+:data:`REFERENCE`, written by ``bench/expert_style.py`` from expert self-play through these same
+queries (never by hand).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+Con = duckdb.DuckDBPyConnection
+
+SOURCES = ("played", "recorded", "sheet", "selfplay")
+EXPERT = "expert"  # the bot whose self-play seats are the reference
+EXPERT_MIN_HANDS = 200  # hand-seats of stored expert self-play needed to prefer them to the reference file
+REFERENCE = Path(__file__).with_name("expert_style.json")
+
+# (metric, how it is measured): rate (Wilson) or mean (t); the order the tables list them in
+METRICS: tuple[tuple[str, str], ...] = (
+    ("opening_rate", "rate"), ("opening_turn", "mean"), ("pairs_share", "rate"), ("take_rate", "rate"),
+    ("layoffs", "mean"), ("x5", "mean"), ("finish_rate", "rate"))
+
+# the game's source, from games g (SOURCES)
+SOURCE_SQL = """CASE WHEN coalesce(g.sheet, false) THEN 'sheet'
+     WHEN coalesce(json_array_length(json_extract(g.header_extra, '$.people')), 0) > 0 THEN 'played'
+     WHEN json_array_length(json_extract(g.header_extra, '$.bots')) = 4
+          AND len(list_filter(json_extract_string(g.header_extra, '$.bots[*]'), lambda x: x IS NOT NULL)) = 4
+          THEN 'selfplay'
+     ELSE 'recorded' END"""
+
+
+def _games_filter(variant: str | None, sources: Sequence[str] | None, date_from: Any, date_to: Any) -> tuple[str, list[Any]]:
+    """The games CTE: gid, game, variant, started, source, bots, filtered (None: no filter)."""
+    from .queries import _day
+
+    src = list(sources) if sources is not None else None
+    sql = f"""SELECT g.gid, g.game, g.variant, g.started, {SOURCE_SQL} AS source,
+                     json_extract_string(g.header_extra, '$.bots[*]') AS bots
+              FROM games g
+              WHERE (?::VARCHAR IS NULL OR g.variant = ?)
+                AND (?::TIMESTAMP IS NULL OR g.started >= ?) AND (?::TIMESTAMP IS NULL OR g.started < ?)"""
+    lo, hi = _day(date_from), _day(date_to, end=True)
+    params: list[Any] = [variant, variant, lo, lo, hi, hi]
+    if src is not None:
+        sql = f"SELECT * FROM ({sql}) WHERE list_contains(?::VARCHAR[], source)"
+        params.append(src)
+    return sql, params
+
+
+def _who(players: Sequence[str] | None, expert: bool) -> tuple[str, list[Any]]:
+    """Which hand-seats: the named players' (the ``who`` column is the name), or the expert bot's
+    seats in self-play (``who`` is :data:`EXPERT`)."""
+    if expert:
+        return f"(g.source = 'selfplay' AND g.bots[hs.seat + 1] = '{EXPERT}')", []
+    return "list_contains(?::VARCHAR[], hs.player)", [list(players or [])]
+
+
+def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | None,
+                   sources: Sequence[str] | None, date_from: Any, date_to: Any) -> tuple[str, list[Any]]:
+    """One row per counted hand-seat: who, variant, game, started, ord, seat, opened, finished,
+    open_kind, open_turn, takes, draws, layoffs, x5 (and the games CTE ``g`` and ``hs`` before it)."""
+    gsql, gparams = _games_filter(variant, sources, date_from, date_to)
+    who, wparams = _who(players, expert)
+    label = f"'{EXPERT}'" if expert else "hs.player"
+    sql = f"""
+        WITH g AS ({gsql}),
+        hs AS (
+            SELECT {label} AS who, g.variant, g.game, g.gid, g.started, hs.ord, hs.seat, hs.opened, hs.finished
+            FROM hand_seats hs JOIN g ON g.gid = hs.gid
+                 JOIN hands h ON h.gid = hs.gid AND h.ord = hs.ord
+            WHERE h.result IN ('finish', 'exhausted') AND {who}),
+        ev AS (
+            SELECT e.gid, e.ord, e.seat,
+                   min(e.seq) FILTER (WHERE e.type = 'open') AS open_seq,
+                   count(*) FILTER (WHERE e.type = 'take') - count(*) FILTER (WHERE e.type = 'return') AS takes,
+                   count(*) FILTER (WHERE e.type = 'draw') AS draws,
+                   coalesce(sum(CASE WHEN e.type = 'layoff' THEN greatest(len(e.tiles), 1) END), 0) AS layoffs
+            FROM events e WHERE e.gid IN (SELECT gid FROM hs) AND e.type IN ('open', 'take', 'return', 'draw', 'layoff')
+            GROUP BY ALL),
+        turn AS (
+            SELECT e.gid, e.ord, e.seat, count(*) FILTER (WHERE e.seq < ev.open_seq) + 1 AS open_turn
+            FROM events e JOIN ev ON ev.gid = e.gid AND ev.ord = e.ord AND ev.seat = e.seat
+            WHERE e.type = 'discard' AND ev.open_seq IS NOT NULL GROUP BY ALL),
+        op AS (SELECT o.game, o.ord, o.seat, min(o.kind) AS open_kind FROM openings o
+               WHERE o.game IN (SELECT game FROM hs) GROUP BY ALL),
+        x5 AS (SELECT p.game, p.ord, p.seat, count(*) AS x5 FROM penalties p
+               WHERE p.rule = 'X5' AND p.game IN (SELECT game FROM hs) GROUP BY ALL),
+        rows AS (
+            SELECT hs.who, hs.variant, hs.game, hs.started, hs.ord, hs.seat, hs.opened, hs.finished,
+                   op.open_kind, CASE WHEN hs.opened THEN coalesce(turn.open_turn, 1) END AS open_turn,
+                   coalesce(ev.takes, 0) AS takes, coalesce(ev.draws, 0) AS draws,
+                   coalesce(ev.layoffs, 0) AS layoffs, coalesce(x5.x5, 0) AS x5
+            FROM hs LEFT JOIN ev ON ev.gid = hs.gid AND ev.ord = hs.ord AND ev.seat = hs.seat
+                 LEFT JOIN turn ON turn.gid = hs.gid AND turn.ord = hs.ord AND turn.seat = hs.seat
+                 LEFT JOIN op ON op.game = hs.game AND op.ord = hs.ord AND op.seat = hs.seat
+                 LEFT JOIN x5 ON x5.game = hs.game AND x5.ord = hs.ord AND x5.seat = hs.seat)"""
+    return sql, gparams + wparams
+
+
+def _t975(df: int) -> float:
+    """Student's t two-sided 95% quantile (Cornish-Fisher, within 0.002 of the exact one for
+    df >= 3; exact for 1 and 2)."""
+    if df <= 0:
+        return math.inf
+    if df == 1:
+        return 12.706
+    if df == 2:
+        return 4.303
+    z = 1.959964
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def wilson(k: float, n: float) -> tuple[float, float]:
+    """The 95% Wilson interval of a rate k/n ((nan, nan) without trials)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    z, p = 1.959964, k / n
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def t_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of n values from their sum and sum of squares, with its 95%
+    Student t interval (infinite below two values)."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    m = total / n
+    if n < 2:
+        return (m, -math.inf, math.inf)
+    var = max(0.0, (squares - n * m * m) / (n - 1))
+    h = _t975(n - 1) * math.sqrt(var / n)
+    return (m, m - h, m + h)
+
+
+def _row(who: str, variant: str, metric: str, kind: str, n: int, value: float, lo: float, hi: float,
+         source: str = "store") -> dict[str, Any]:
+    return {"who": who, "variant": variant, "metric": metric, "kind": kind, "n": int(n), "value": value,
+            "low": lo, "high": hi, "source": source}
+
+
+def style(con: Con, players: Sequence[str] | None = None, *, expert: bool = False, variant: str | None = None,
+          sources: Sequence[str] | None = None, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
+    """The style table, long: who, variant, metric (:data:`METRICS`, then ``penalty:RULE``), kind
+    (rate or mean), n (hand-seats, openings or turns it is over), value, low, high (the 95%
+    interval), source (``store``). ``expert``: the expert bot's self-play seats instead of
+    ``players``. Rates are fractions (0-1)."""
+    base, params = hand_seats_sql(players, expert, variant, sources, date_from, date_to)
+    agg = con.execute(base + """
+        SELECT who, variant, count(*) AS n, count(*) FILTER (WHERE opened) AS opened,
+               count(*) FILTER (WHERE finished) AS finished,
+               count(open_turn) AS n_turn, coalesce(sum(open_turn), 0) AS s_turn,
+               coalesce(sum(open_turn * open_turn), 0) AS q_turn,
+               count(open_kind) AS openings, count(*) FILTER (WHERE open_kind = 'pairs') AS pairs,
+               sum(takes) AS takes, sum(takes + draws) AS turns,
+               sum(layoffs) AS s_lay, sum(layoffs * layoffs) AS q_lay, sum(x5) AS s_x5, sum(x5 * x5) AS q_x5
+        FROM rows GROUP BY who, variant ORDER BY who, variant""", params).fetchall()
+    out: list[dict[str, Any]] = []
+    hands: dict[tuple[str, str], int] = {}
+    for (who, var, n, opened, finished, n_turn, s_turn, q_turn, openings, pairs, takes, turns,
+         s_lay, q_lay, s_x5, q_x5) in agg:
+        hands[(who, var)] = int(n)
+        for metric, k, trials in (("opening_rate", opened, n), ("pairs_share", pairs, openings),
+                                  ("take_rate", takes, turns), ("finish_rate", finished, n)):
+            lo, hi = wilson(float(k), float(trials))
+            out.append(_row(who, var, metric, "rate", int(trials), k / trials if trials else math.nan, lo, hi))
+        for metric, s, q, m in (("opening_turn", s_turn, q_turn, n_turn), ("layoffs", s_lay, q_lay, n),
+                                ("x5", s_x5, q_x5, n)):
+            mean, lo, hi = t_interval(float(s), float(q), int(m))
+            out.append(_row(who, var, metric, "mean", int(m), mean, lo, hi))
+    pen = con.execute(base + """
+        SELECT r.who, r.variant, p.rule, sum(p.points) AS s, sum(p.points * p.points) AS q
+        FROM (SELECT p.game, p.ord, p.seat, p.rule, sum(p.points) AS points FROM penalties p
+              WHERE p.game IN (SELECT game FROM rows) GROUP BY ALL) p
+             JOIN rows r ON r.game = p.game AND r.ord = p.ord AND r.seat = p.seat
+        GROUP BY ALL ORDER BY 1, 2, 3""", params).fetchall()
+    for who, var, rule, s, q in pen:
+        n = hands.get((who, var), 0)
+        mean, lo, hi = t_interval(float(s), float(q), n)
+        out.append(_row(who, var, f"penalty:{rule}", "mean", n, mean, lo, hi))
+    cols = ["who", "variant", "metric", "kind", "n", "value", "low", "high", "source"]
+    return pd.DataFrame(out, columns=cols)
+
+
+def hand_rows(con: Con, players: Sequence[str] | None = None, *, expert: bool = False, variant: str | None = None,
+              sources: Sequence[str] | None = None, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
+    """The counted hand-seats themselves (:func:`hand_seats_sql`'s rows), for checks and exports."""
+    base, params = hand_seats_sql(players, expert, variant, sources, date_from, date_to)
+    cur = con.execute(base + " SELECT * FROM rows ORDER BY who, started NULLS FIRST, game, ord", params)
+    return pd.DataFrame.from_records(cur.fetchall(), columns=[d[0] for d in cur.description])
+
+
+def reference(path: Path | None = None) -> dict[str, Any]:
+    """The committed expert reference ({} when the file is missing or unreadable)."""
+    try:
+        return json.loads((path or REFERENCE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def expert_style(con: Con, variant: str | None = None, *, path: Path | None = None) -> pd.DataFrame:
+    """The expert's style per preset: from the store's expert self-play where a preset holds at
+    least :data:`EXPERT_MIN_HANDS` of its hand-seats (source ``store``), else from the reference
+    file (source ``reference``)."""
+    mine = style(con, expert=True, variant=variant)
+    enough = {v for v, n in mine[mine.metric == "opening_rate"][["variant", "n"]].itertuples(index=False)
+              if n >= EXPERT_MIN_HANDS}
+    parts = [mine[mine.variant.isin(enough)]]
+    ref = reference(path)
+    rows = [r for r in ref.get("rows", []) if (variant is None or r["variant"] == variant)
+            and r["variant"] not in enough]
+    if rows:
+        parts.append(pd.DataFrame([{**r, "source": "reference"} for r in rows], columns=mine.columns))
+    parts = [p for p in parts if len(p)]
+    return pd.concat(parts, ignore_index=True) if parts else mine.iloc[0:0]
+
+
+def sources_of(con: Con) -> dict[str, int]:
+    """Games stored per source (:data:`SOURCES`)."""
+    rows = con.execute(f"SELECT {SOURCE_SQL} AS s, count(*) FROM games g GROUP BY 1").fetchall()
+    return {s: int(n) for s, n in rows}
+
+
+def reference_meta(path: Path | None = None) -> dict[str, Any]:
+    """How the reference file was made (its command, date, hands per preset)."""
+    ref = reference(path)
+    return {k: v for k, v in ref.items() if k != "rows"}
+
+
+__all__ = ["EXPERT", "EXPERT_MIN_HANDS", "METRICS", "REFERENCE", "SOURCES", "SOURCE_SQL", "expert_style",
+           "hand_rows", "hand_seats_sql", "reference", "reference_meta", "sources_of", "style", "t_interval",
+           "wilson"]
