@@ -45,6 +45,10 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     e.add_argument("--worlds", type=int, metavar="W",
                    help="fixed worlds every candidate is played in (default: the deep review's own)")
     e.add_argument("--salt", metavar="S", help="other worlds than the review's (its seed with S appended)")
+    e.add_argument("--belief", choices=("table", "uniform"), help="how the hidden tiles are sampled: weighted by "
+                   "what the other seats did (table, the default) or uniformly, as before the evaluator read the table")
+    e.add_argument("--table", action="store_true", help="also print what the other seats likely hold (the belief's "
+                   "reading of the table from this seat's view)")
     e.add_argument("--json", action="store_true", help="machine-readable output")
     return {"evaluate": cmd_evaluate}
 
@@ -93,6 +97,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from analysis.review.lesson import cost_split, sentence
     from analysis.review.spots import seed_game, spots_at
 
+    from analysis.evaluate import core
+
+    if args.belief:
+        core.BELIEF = args.belief  # this process judges one decision: the default for its pricing
     res, hr = _find(args)
     spots = spots_at(hr, args.step)
     have = [s.kind for s in spots]
@@ -125,13 +133,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
            "forced": c.forced, "played": [_log_event(e) for e in c.played_events], "best": c.best,
            "cost": round(c.cost, 2), "ci": None if c.ci is None else round(c.ci, 2),
            "cost_parts": {k: round(v, 2) for k, v in cost_split(c).items()}, "reason": c.reason,
-           "lesson": sentence(c, "en"), "candidates": rows}
+           "lesson": sentence(c, "en"), "candidates": rows, "belief": core.BELIEF}
+    if args.table:
+        from analysis.evaluate.panel import read_table
+        from analysis.players import View
+
+        out["table"] = read_table(View.of(state, seat), seed=f"{seed_game(res)}:{args.hand}:{args.step}").to_dict()
     if args.json:
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
     print(f"game {args.game} hand {args.hand} step {args.step}: {names[seat]} (seat {seat}), "
-          f"{KIND_WORDS.get(kind, kind)}; {c.worlds} worlds (the deep review's"
+          f"{KIND_WORDS.get(kind, kind)}; {c.worlds} worlds ({core.BELIEF} belief, the deep review's"
           f"{', salt ' + args.salt if args.salt else ''}); decisions at this step: {', '.join(have)}")
     print(f"  rack: {' '.join(rack)}")
     if c.forced:
@@ -149,9 +162,26 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             rates = r["rates"]
             print(f"      parts: {bits or 'all 0'}   rates: finish {rates.get('finish', 0):.0%}, next opens "
                   f"{rates.get('next_opens', 0):.0%}, next finishes {rates.get('next_finishes', 0):.0%}")
+    if args.table:
+        _print_table(out["table"], names)
     print(f"verdict: {sentence(c, 'en')}")
     print("lower is better: the seat's expected hand score (its team's in partner games); parts add up to it")
     return 0
+
+
+def _print_table(t: dict[str, Any], names: list[str]) -> None:
+    print(f"  what they hold (from {t['proposals']} sampled worlds, effective size {t['ess']:.0f}; "
+          f"each chance within about ±{100 * t['se']:.0f} points):")
+    for s in t["seats"]:
+        opens = "opened" if s["opened"] else f"opens next turn {s['opens_next']:.0%}"
+        held = ", ".join(f"{x} {p:.0%} (uniform {u:.0%})" for x, p, u in s["held"])
+        needs = ", ".join(f"{x} {p:.0%}" for x, p in s["needs"]) or "-"
+        print(f"    {names[s['seat']]} (seat {s['seat']}): {opens}; likely holds {held}; needs {needs}")
+    risky = [d for d in t["dangers"] if d["opening"] or d["finish"] or d["layoff"]][:6]
+    if risky:
+        print("    discards that feed the next seat: " + ", ".join(
+            f"{d['tile']} (opens {d['opening']:.0%}, finishes {d['finish']:.0%}{', fits the table' if d['layoff'] else ''})"
+            for d in risky))
 
 
 __all__ = ["register"]

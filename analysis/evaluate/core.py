@@ -17,6 +17,7 @@ early (the deep review's costs).
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from typing import Any
 from analysis.game import Tile, apply, full_set
 from analysis.players import View
 
+from . import belief as B
 from . import fast, plans
 from .candidate import Candidate, discard_candidate, draw_candidate, place_candidate, take_candidate
 from .sim import Sim, code
@@ -39,6 +41,9 @@ PRUNE_Z = 2.5
 PRUNE_FROM = 8  # worlds before a candidate may be dropped
 MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or python (sim.py, the reference)
 PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; the deep review's costs)
+# how the hidden tiles are sampled: weighted by what the other seats did (.belief, "table") or
+# "uniform"; ISTAKA_BELIEF sets it for a whole run (worker processes included)
+BELIEF = os.environ.get("ISTAKA_BELIEF", B.TABLE) if os.environ.get("ISTAKA_BELIEF") in B.BELIEFS else B.TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,11 +292,19 @@ def _value(sim: Sim, seat: int) -> int:
 
 
 def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: random.Random,
-            model: str | None) -> Any:
-    """A function giving the next sampled world for the model asked for (compiled where built)."""
+            model: str | None, belief: str | None = None, stats: list[Any] | None = None) -> Any:
+    """A function giving the next sampled world for the model asked for (compiled where built).
+    ``belief``: ``"table"`` weighs the worlds by what the other seats did (:mod:`.belief`, the
+    compiled model only), ``"uniform"`` samples them uniformly; ``stats`` receives the belief's
+    :class:`.belief.Stats`."""
     if (model or MODEL) == "compiled" and fast.COMPILED is not None:
         pos = fast.Position(view.state, view.seat)
         codes = _CodeWorlds(view, unseen, pinned)
+        if (belief or BELIEF) == B.TABLE:
+            bw = B.BeliefWorlds(view, lambda r: codes.draw(r), rng)
+            if stats is not None:
+                stats.append(bw.stats)
+            return lambda: _World(view, None, None, pos, bw.draw())
         return lambda: _World(view, None, None, pos, codes.draw(rng))
 
     def python_world() -> _World:
@@ -303,7 +316,8 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
 
 def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, budget: float = DEFAULT_BUDGET,
              min_worlds: int = MIN_WORLDS, max_worlds: int = MAX_WORLDS, worlds: int | None = None,
-             known: dict[int, Sequence[Tile]] | None = None, model: str | None = None) -> list[Evaluation]:
+             known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
+             belief: str | None = None) -> list[Evaluation]:
     """Each candidate's expected hand score for ``view.seat`` (mean, standard error, worlds).
 
     Reads only the view: the same view, seed and budget give the same sampled worlds whatever the
@@ -313,7 +327,9 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     ``worlds``: exactly that many worlds and no clock at all, so the answer depends on the view
     and the seed only (the expert plays this way: a match is reproducible on any machine).
     ``model``: ``"compiled"`` (the default where it is built, :mod:`.fast`) or ``"python"`` (the
-    reference model of :mod:`.sim`, kept as the benchmark's baseline).
+    reference model of :mod:`.sim`, kept as the benchmark's baseline). ``belief``: ``"table"``
+    (the default, :data:`BELIEF`) weighs the worlds by the other seats' observed actions
+    (:mod:`.belief`), ``"uniform"`` samples them uniformly.
     """
     if worlds is not None:
         min_worlds = max_worlds = worlds
@@ -323,7 +339,7 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
         return []
     rng = random.Random(f"eval:{seed}")
     unseen, pinned = unseen_tiles(view, known)
-    worlds_of = _worlds(view, unseen, pinned, rng, model)
+    worlds_of = _worlds(view, unseen, pinned, rng, model, belief)
     vals: list[list[int]] = [[] for _ in cands]
     active = list(range(len(cands)))
     t0 = time.process_time()
@@ -351,7 +367,8 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
 
 def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds: int = PRICE_WORLDS,
           known: dict[int, Sequence[Tile]] | None = None, model: str | None = None,
-          start: Sequence[Evaluation] = (), parts: bool = False) -> list[Evaluation]:
+          start: Sequence[Evaluation] = (), parts: bool = False, belief: str | None = None,
+          stats: list[Any] | None = None) -> list[Evaluation]:
     """Every candidate played in every one of exactly ``worlds`` worlds: fixed-world pricing. No
     candidate is dropped and nothing stops early, so a price is never selected by
     its own size; the worlds come from a seed namespace of their own (``price:``), so they are
@@ -360,7 +377,9 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     candidates' prices from a call with fewer worlds and the same seed and view; its worlds are the
     first ones here, so they are drawn again (to reach the worlds after them) but not played again.
     ``parts``: keep each world's parts and rates (:attr:`Evaluation.parts`; the compiled model only,
-    whose rollout counts each penalty by its rule)."""
+    whose rollout counts each penalty by its rule). ``belief`` as in :func:`evaluate` (its worlds come
+    in blocks, so a longer call's first worlds are still a shorter one's); ``stats`` receives what
+    the belief did (:class:`.belief.Stats`: blocks, uniform fallbacks, effective sample sizes)."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []
@@ -368,7 +387,7 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
         raise ValueError("price: start must price the same candidates")
     rng = random.Random(f"price:{seed}")
     unseen, pinned = unseen_tiles(view, known)
-    worlds_of = _worlds(view, unseen, pinned, rng, model)
+    worlds_of = _worlds(view, unseen, pinned, rng, model, belief, stats)
     vals: list[list[int]] = [list(e.values) for e in start] if start else [[] for _ in cands]
     bits: list[list[tuple[int, ...]]] = [list(e.parts) for e in start] if start else [[] for _ in cands]
     done = len(vals[0])
@@ -421,6 +440,7 @@ def best(evals: Sequence[Evaluation]) -> Evaluation:
 
 
 __all__ = [
+    "BELIEF",
     "DEFAULT_BUDGET",
     "Candidate",
     "Evaluation",

@@ -53,6 +53,7 @@ class ExpertBot(SolverBot):
     """Decisions by expected hand score (see :mod:`analysis.evaluate`)."""
 
     kind = "expert"
+    belief: str | None = None  # how its worlds are sampled: None = the evaluator's default (core.BELIEF)
     sink: Sink | None = None  # a measurement hook (calibration): every evaluation the bot acts on
 
     def __init__(self, rng: random.Random, worlds: int | None = None) -> None:
@@ -60,7 +61,7 @@ class ExpertBot(SolverBot):
         self.worlds = WORLDS if worlds is None else worlds
 
     def _choose(self, v: View, cands: list[Candidate], what: str, default: int = 0) -> Candidate:
-        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds)
+        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds, belief=self.belief)
         b = best(evs)
         d = evs[default]
         if b is not d:
@@ -156,4 +157,12 @@ class ExpertBot(SolverBot):
         return list(pts.left if pts.value >= prs.count * 10 else prs.left)
 
 
-__all__ = ["DISCARD_WIDTH", "ExpertBot", "Z"]
+class UniformExpertBot(ExpertBot):
+    """The expert sampling the hidden tiles uniformly, whatever the other seats did (the evaluator
+    before it read the table): kept so the two can be matched and a review repeated either way."""
+
+    kind = "expert-uniform"
+    belief = "uniform"
+
+
+__all__ = ["DISCARD_WIDTH", "ExpertBot", "UniformExpertBot", "Z"]

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.evaluate.core import BELIEF
+
 # The grading's own number, bumped by hand when the rules of grading change, and a digest of the
 # solver's and the review's sources, so that any change to them re-annotates (`istaka analyze`
 # redoes every game annotated by another version).
@@ -47,7 +49,9 @@ def _deep_digest() -> str:
     return _digest(sorted((root / "evaluate").glob("*.py")) + files, SOLVER_VERSION.encode())
 
 
-DEEP_VERSION = f"deep-{_deep_digest()}"
+# the deep review's version names how its worlds were sampled (the belief, or uniform): a review
+# can be repeated either way, and the store keeps which one priced it
+DEEP_VERSION = f"deep-{BELIEF}-{_deep_digest()}"
 
 CATEGORIES: dict[str, str] = {
     "missed_opening": "could reach the opening threshold this turn (melds or pairs) and did not open",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from analysis.evaluate import ClairvoyantBot, ExpertBot
+from analysis.evaluate import ClairvoyantBot, ExpertBot, UniformExpertBot
 from analysis.players import Bot, GreedyBot, RandomBot, SolverBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot, "expert": ExpertBot,
-                              "clairvoyant": ClairvoyantBot}
+                              "expert-uniform": UniformExpertBot, "clairvoyant": ClairvoyantBot}
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
