@@ -27,6 +27,7 @@ from dashboard.words.rule_links import t as rl_t
 from dashboard.words.sheet_strings import t as sh_t
 from dashboard.words.study_words import t as sw_t
 from dashboard.words.play_words import t as pl_t
+from dashboard.words.profile_words import t as pp_t
 from dashboard.board import chrome
 from dashboard.board.tiles_view import CSS
 
@@ -65,6 +66,7 @@ pages = [
     st.Page(PAGES / "replay.py", title=t("page_replay", lang), icon=":material/play_arrow:", url_path="replay"),
     st.Page(PAGES / "opening_lab.py", title=t("page_lab", lang), icon=":material/science:", url_path="lab"),
     st.Page(PAGES / "players.py", title=t("page_players", lang), icon=":material/monitoring:", url_path="players"),
+    st.Page(PAGES / "player.py", title=pp_t("pp_page", lang), icon=":material/person:", url_path="player"),
     st.Page(PAGES / "review.py", title=rv_t("page_review", lang), icon=":material/rate_review:", url_path="review"),
     st.Page(PAGES / "study.py", title=sw_t("sw_page", lang), icon=":material/bookmarks:", url_path="study"),
     st.Page(PAGES / "practice.py", title=rv_t("page_practice", lang), icon=":material/school:", url_path="practice"),

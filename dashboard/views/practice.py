@@ -1,16 +1,19 @@
 """Practice: the chosen player's costliest positions, each retried as on the Replay's "Retry this
 position": the table as the player saw it, what was played hidden, several tries judged
 in expected points, a hint after a miss, the answer on request; the session keeps a score.
-``practice?retry=GAME/HAND/STEP/SEAT`` opens one position (the Replay's button links there)."""
+``practice?retry=GAME/HAND/STEP/SEAT`` opens one position (the Replay's button links there);
+``practice?pr_player=NAME&pr_kind=KIND`` lists only that kind of the player's mistakes (the Player
+page's links: analysis/review/taxonomy.py)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.board import retry
-from dashboard.state import data, url_state
+from dashboard.board import profile_view, retry
+from dashboard.state import data, profile_data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
+from dashboard.words.profile_words import t as pw
 from dashboard.words.retry_words import t as rt
 from dashboard.words.rule_links import guide_link
 from dashboard.board.tiles_view import esc, md_text
@@ -60,10 +63,15 @@ if waiting:  # practice positions come from analysed games only
 url_state.seed("pr_player", url_state.one_of(names))
 player = st.selectbox(tr("practice_player", lang), names, key="pr_player",
                       on_change=lambda: st.session_state.update(pr_idx=0))
-url_state.keep(pr_player=player)
-pos = rv.practice_positions(str(player))
+kinds = profile_view.kind_names(lang)  # a kind of mistake (the Player page's links open one)
+url_state.seed("pr_kind", url_state.one_of(["", *kinds]))
+kind = st.selectbox(pw("pr_kind", lang), ["", *kinds], key="pr_kind",
+                    format_func=lambda k: kinds.get(k) or pw("pr_kind_all", lang),
+                    on_change=lambda: st.session_state.update(pr_idx=0))
+url_state.keep(pr_player=player, pr_kind=kind or None)
+pos = profile_data.kind_positions(str(player), kind) if kind else rv.practice_positions(str(player))
 if not len(pos):
-    st.info(tr("practice_none", lang))
+    st.info(md_text(pw("pr_kind_none", lang, name=player)) if kind else tr("practice_none", lang))
     st.stop()
 st.caption(rt("rt_practice_intro", lang))
 
