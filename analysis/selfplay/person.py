@@ -1,18 +1,13 @@
 """What a person at the Play page asks of the table beyond the engine's yes or no: what a bare okey
-in a meld stands for, which discard the rules charge (X3, X4), and the expert's best few
-decisions (a hint). No Streamlit here."""
+in a meld stands for and which discard the rules charge (X3, X4). (A hint is the deep review's own
+verdict on the decision, :func:`analysis.review.deep.judge_spot`, asked by the page.) No Streamlit here."""
 
 from __future__ import annotations
 
 from itertools import product
-from typing import Any
 
-from analysis.evaluate import candidates, evaluate
 from analysis.game import COLOURS, HandState, Placed, Tile
 from analysis.game import melds as M
-from analysis.players import View
-
-HINT_WORLDS = 48  # sampled worlds behind a hint (the expert's "medium" strength)
 
 
 def _faces() -> list[Tile]:
@@ -77,25 +72,4 @@ def charged_discard(state: HandState, seat: int, tile: Tile) -> str | None:
     return None
 
 
-def hints(state: HandState, seat: int, *, ply: int = 0, n: int = 3, worlds: int = HINT_WORLDS,
-          seed: int | str = 0) -> list[dict[str, Any]]:
-    """The expert's best ``n`` candidates for the decision in front of ``seat`` (from its own view),
-    each ``{"label", "kind", "events", "mean", "se"}``, best first (a lower mean is better). One
-    small function, so the evaluator behind it can be swapped."""
-    view = View.of(state, seat, ply)
-    cands = candidates(view)
-    if len(cands) <= 1 and state.phase == "play":  # nothing to place but waiting: the decision is the discard
-        cands = candidates(view, "discard")
-    if not cands:
-        return []
-    evs = evaluate(view, cands, seed=seed, worlds=worlds) if len(cands) > 1 else []
-    if not evs:
-        return [{"label": c.label, "kind": c.kind, "events": list(c.events), "mean": None, "se": None}
-                for c in cands[:n]]
-    top = max(e.n for e in evs)
-    ranked = sorted((e for e in evs if e.n == top), key=lambda e: e.mean)
-    return [{"label": e.candidate.label, "kind": e.candidate.kind, "events": list(e.candidate.events),
-             "mean": round(e.mean, 1), "se": round(e.se, 1)} for e in ranked[:n]]
-
-
-__all__ = ["HINT_WORLDS", "charged_discard", "hints", "layoff_wilds", "with_wilds"]
+__all__ = ["charged_discard", "layoff_wilds", "with_wilds"]

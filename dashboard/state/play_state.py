@@ -15,8 +15,8 @@ import streamlit as st
 from analysis.game import Tile
 from analysis.game.record import RecordError, parse_groups
 from analysis.selfplay import PlayGame
-from analysis.selfplay.person import charged_discard, hints, layoff_wilds, with_wilds
-from dashboard.state import play_games
+from analysis.selfplay.person import charged_discard, layoff_wilds, with_wilds
+from dashboard.state import play_games, play_hints
 from dashboard.words.play_words import t
 from dashboard.words.rule_links import link_rules
 from dashboard.words.text import md_text
@@ -150,13 +150,12 @@ def layoff(db: str, gid: str, step: Step, seat: int, kind: str, key: str, on_key
 
 
 def ask_hint(db: str, gid: str, step: Step, seat: int) -> None:
-    """The expert's best three for the decision in front of the seat; the game is marked hinted."""
+    """The expert's best three for the decision in front of the seat, as the review will judge the
+    same decision (:mod:`dashboard.state.play_hints`); the game is marked hinted."""
     def go(g: PlayGame) -> list[dict[str, Any]]:
         _checked(g, step)
-        s = g.state()
-        assert s is not None
         g.hinted = True
-        return hints(s, seat, ply=g.ply(), seed=f"{g.seed}:{g.hand}:{len(g.events)}")
+        return play_hints.best_three(g, seat)
 
     try:
         st.session_state["_pl_hint"] = (gid, step, play_games.change(db, gid, go) or [])
