@@ -297,8 +297,9 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
     ``belief``: ``"table"`` weighs the worlds by what the other seats did (:mod:`.belief`, the
     compiled model only), ``"uniform"`` samples them uniformly; ``stats`` receives the belief's
     :class:`.belief.Stats`."""
-    if (model or MODEL) == "compiled" and fast.COMPILED is not None:
-        pos = fast.Position(view.state, view.seat)
+    name = model or MODEL
+    if name in ("compiled", "careless") and fast.COMPILED is not None:
+        pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else fast.CAREFUL)
         codes = _CodeWorlds(view, unseen, pinned)
         if (belief or BELIEF) == B.TABLE:
             bw = B.BeliefWorlds(view, lambda r: codes.draw(r), rng)
@@ -326,8 +327,9 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     ``min_worlds`` worlds are played (all candidates in each), at most ``max_worlds``.
     ``worlds``: exactly that many worlds and no clock at all, so the answer depends on the view
     and the seed only (the expert plays this way: a match is reproducible on any machine).
-    ``model``: ``"compiled"`` (the default where it is built, :mod:`.fast`) or ``"python"`` (the
-    reference model of :mod:`.sim`, kept as the benchmark's baseline). ``belief``: ``"table"``
+    ``model``: ``"compiled"`` (the default where it is built, :mod:`.fast`), ``"careless"`` (the
+    compiled model with the policy before its discards weighed X5: the ``expert-careless`` bot's) or
+    ``"python"`` (the reference model of :mod:`.sim`, kept as the benchmark's baseline). ``belief``: ``"table"``
     (the default, :data:`BELIEF`) weighs the worlds by the other seats' observed actions
     (:mod:`.belief`), ``"uniform"`` samples them uniformly.
     """

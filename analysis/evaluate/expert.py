@@ -54,6 +54,7 @@ class ExpertBot(SolverBot):
 
     kind = "expert"
     belief: str | None = None  # how its worlds are sampled: None = the evaluator's default (core.BELIEF)
+    model: str | None = None  # the rollout model (core.evaluate's ``model``): None = the default
     sink: Sink | None = None  # a measurement hook (calibration): every evaluation the bot acts on
 
     def __init__(self, rng: random.Random, worlds: int | None = None) -> None:
@@ -61,7 +62,8 @@ class ExpertBot(SolverBot):
         self.worlds = WORLDS if worlds is None else worlds
 
     def _choose(self, v: View, cands: list[Candidate], what: str, default: int = 0) -> Candidate:
-        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds, belief=self.belief)
+        evs = evaluate(v, cands, seed=self.rng.getrandbits(32), worlds=self.worlds, belief=self.belief,
+                       model=self.model)
         b = best(evs)
         d = evs[default]
         if b is not d:
@@ -165,4 +167,13 @@ class UniformExpertBot(ExpertBot):
     belief = "uniform"
 
 
-__all__ = ["DISCARD_WIDTH", "ExpertBot", "UniformExpertBot", "Z"]
+class CarelessExpertBot(ExpertBot):
+    """The expert whose rollouts play the policy before its discards weighed X5 (every seat of the
+    model throws what it least needs, whatever the next seat could open with): kept so the two can
+    be matched."""
+
+    kind = "expert-careless"
+    model = "careless"
+
+
+__all__ = ["CarelessExpertBot", "DISCARD_WIDTH", "ExpertBot", "UniformExpertBot", "Z"]

@@ -86,8 +86,13 @@ def rules_ints(r: Rules) -> list[int]:
             int(r.multipliers == "E7"), int(r.void_all_pairs), int(r.esli)]
 
 
-def pack(st: HandState) -> bytes:
-    """Everything public of ``st`` the model needs (rules, table, openings, the turn), no rack."""
+CAREFUL = 0b1111  # every seat's discards avoid feeding the next seat's opening (X5): the default policy
+CARELESS = 0  # the policy before it: X3 and X4 avoided, X5 not weighed (the ``expert-careless`` bot's)
+
+
+def pack(st: HandState, careful: int = CAREFUL) -> bytes:
+    """Everything public of ``st`` the model needs (rules, table, openings, the turn, every discard
+    pile), no rack; ``careful``: the seats (a bit each) whose discards weigh X5 (see rollout.c)."""
     okey = st.okey
     out = rules_ints(st.rules)
     tk = st.takeable if st.takeable is not None and st.discards[st.takeable] else -1
@@ -113,6 +118,13 @@ def pack(st: HandState) -> bytes:
         out += [_KIND[m.kind], m.owner, len(m.tiles), ends.get((m.index, "low"), 0), ends.get((m.index, "high"), 0)]
         for p, who in zip(m.tiles, m.placers):
             out += [code(p.physical, okey), p.face.index, who]
+    r = st.rules
+    out += [careful, 105 - 3 * r.deal - r.dealt_starter]
+    for d in st.discards:
+        pile = [0] * 53
+        for t in d:
+            pile[code(t, okey)] += 1
+        out += pile
     return array("i", out).tobytes()
 
 
@@ -173,14 +185,15 @@ class Position:
     each placing candidate's state after its events (applied once: they touch only the seat's
     rack and the table, the same in every world)."""
 
-    __slots__ = ("_after", "base", "okey", "rules", "seat", "state")
+    __slots__ = ("_after", "base", "careful", "okey", "rules", "seat", "state")
 
-    def __init__(self, state: HandState, seat: int) -> None:
+    def __init__(self, state: HandState, seat: int, careful: int = CAREFUL) -> None:
         self.state = state
         self.seat = seat
         self.okey = state.okey
         self.rules = state.rules
-        self.base = pack(state)
+        self.careful = careful
+        self.base = pack(state, careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
@@ -217,7 +230,7 @@ class Position:
                 mine = bytearray(53)
                 for t in st.racks[s]:
                     mine[code(t, self.okey)] += 1
-                got = (pack(st), bytes(mine), st.result == "void", events, st)  # events: keeps the id ours
+                got = (pack(st, self.careful), bytes(mine), st.result == "void", events, st)  # events: keeps the id ours
                 self._after[id(events)] = got
             base, mine, void, _, start = got
             if void:
@@ -233,7 +246,7 @@ class Position:
                         st = apply(st, ev)
                 else:  # the model shows a held twin at its turn's start; a seat that declined cannot
                     st = replace(st, started=tuple(v or k == s for k, v in enumerate(st.started)))
-                got = (pack(st), b"", False, events, st)
+                got = (pack(st, self.careful), b"", False, events, st)
                 self._after[id(events)] = got
             start = got[4]
             out = play(got[0], racks, deck, MODE_PLAY, parts=parts)
@@ -357,5 +370,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["CARELESS", "CAREFUL", "COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]

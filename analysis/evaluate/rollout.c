@@ -64,6 +64,9 @@ typedef struct {
     int penr[4][RU_O8 + 1]; /* this play's penalties by rule (RU_*), for the parts of a value */
     int pts_ok; /* the last can_open found a points placement (in its plan) */
     int newtile;    /* the tile drawn or taken this turn */
+    int careful;    /* seats whose discards avoid feeding the next seat's opening (bit per seat) */
+    int deck0;      /* the deck's size at the deal (public): how late the hand is */
+    uint8_t pile[4][53]; /* each seat's discard pile, by code (public; a taken tile leaves it) */
     int32_t *tr;
     int ntr, cap, tracing;
 } G;
@@ -1212,6 +1215,7 @@ static void do_take(G *g, int p, int t)
     g->rack[p][t]++;
     g->newtile = t;
     g->top[prev] = -1; /* the pile below is not modelled: nobody takes it again (P1) */
+    g->pile[prev][t]--;
     g->took = t;
     g->took_unopened = !g->opened[p];
     g->phase = 1;
@@ -1225,6 +1229,7 @@ static void do_return(G *g, int p)
     int prev = (p + 3) % 4, t = g->took;
     g->rack[p][t]--;
     g->top[prev] = t;
+    g->pile[prev][t]++;
     g->takeable = prev;
     g->took = -1;
     g->took_unopened = 0;
@@ -1374,14 +1379,70 @@ static void place(G *g, int p, uint8_t *loose)
     memcpy(loose, c, 53);
 }
 
+/* X5 as a careful seat p sees it, from its own view only (its rack, the table, every discard
+ * pile, the deck count; never another rack): the key a discard of each face adds where the next
+ * seat is unopened and could take it (P1, P4) and open with it. A face's danger is the number of
+ * meld shapes it completes with tiles p has not seen: runs (f-2 f-1, f-1 f+1, f+1 f+2) and a group
+ * (two or three other colours at its number, one shape less than the colours); none for a face the
+ * next seat passed (it lies in p's pile: the next seat drew instead of taking it) or threw itself.
+ * Weighted by what X5 would cost (the tile's value) and by how late the hand is: the later, the
+ * closer an unopened rack is to its opening. Returns 0 where X5 cannot arise (*dk untouched). */
+#define DANGER_W 20   /* key per shape and point of value at the deal (a use unit is 100) */
+#define DANGER_LATE 2 /* ... rising to (1 + DANGER_LATE) times that when the deck is empty */
+static int x5_danger(const G *g, int p, long *dk)
+{
+    const Rules *r = &g->r;
+    int nxt = (p + 1) % 4;
+    if (!(g->careful >> p & 1) || !r->cezali || !r->x5 || g->opened[nxt] || g->dp >= g->nd)
+        return 0; /* no X5 here, the next seat has opened, or the hand ends at this discard (E2) */
+    if (g->opened[p] == 2 && !r->pairs_discard_takeable)
+        return 0; /* P4: nobody takes a pairs opener's discard */
+    int seen[53];
+    const uint8_t *c = g->rack[p];
+    for (int f = 0; f < 53; f++)
+        seen[f] = c[f] + g->pile[0][f] + g->pile[1][f] + g->pile[2][f] + g->pile[3][f];
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        if (m->kind < 0)
+            continue;
+        for (int x = 0; x < 13; x++)
+            if (m->phys[x] >= 0)
+                seen[m->phys[x]]++;
+    }
+    int u[52];
+    for (int f = 0; f < 52; f++)
+        u[f] = seen[f] < 2;
+    int left = g->nd - g->dp, d0 = g->deck0 > left ? g->deck0 : left;
+    long late = 256 + (d0 > 0 ? 256L * DANGER_LATE * (d0 - left) / d0 : 0);
+    for (int f = 0; f < 52; f++) {
+        dk[f] = 0;
+        if (!c[f] || g->pile[p][f] || g->pile[nxt][f])
+            continue;
+        int col = f / 13, n = f % 13;
+        int a1 = n >= 1 && u[f - 1], a2 = n >= 2 && u[f - 2], b1 = n <= 11 && u[f + 1], b2 = n <= 10 && u[f + 2];
+        int shapes = (a2 && a1) + (a1 && b1) + (b1 && b2);
+        int oc = 0;
+        for (int k = 0; k < 4; k++)
+            oc += k != col && u[k * 13 + n];
+        if (oc >= 2)
+            shapes += oc - 1;
+        dk[f] = (long)shapes * (n + 1) * DANGER_W * late / 256;
+    }
+    return 1;
+}
+
 /* The least useful tile: never the okey while another exists (X3), no tile that fits the table
- * (X4), outside the melds being built, few neighbours; low first unopened, high once opened. */
+ * (X4), outside the melds being built, few neighbours; low first unopened, high once opened; a
+ * careful seat (the default) also weighs the danger of feeding the next seat's opening (X5, see
+ * x5_danger), below X3, X4 and the melds being built. */
 static int choose_discard(G *g, int p, const uint8_t *loose)
 {
     const uint8_t *c = g->rack[p];
     int sign = g->opened[p] ? -1 : 1;
     int best = -1;
     long bkey = 1L << 60;
+    long dk[52];
+    int danger = x5_danger(g, p, dk);
     for (int f = 0; f < 52; f++) {
         int k = c[f];
         if (!k)
@@ -1402,6 +1463,8 @@ static int choose_discard(G *g, int p, const uint8_t *loose)
         } else if (k >= 2)
             use += 6;
         long key = use * 100 + 50 + sign * n;
+        if (danger)
+            key += dk[f] < 90000 ? dk[f] : 90000;
         if (fits(g, f))
             key += 1000000;
         if (!loose[f])
@@ -1441,6 +1504,7 @@ static void do_discard(G *g, int p, int t)
         return;
     }
     g->top[p] = t;
+    g->pile[p][t]++;
     g->takeable = p;
     if (g->dp >= g->nd) {
         end_hand(g, -1, 0);
@@ -1590,6 +1654,14 @@ static int parse_base(G *g, const int32_t *b, Py_ssize_t n)
             }
         }
     }
+    g->careful = NEXT();
+    g->deck0 = NEXT();
+    for (int k = 0; k < 4; k++)
+        for (int f = 0; f < 53; f++) {
+            int x = NEXT();
+            bad |= x < 0 || x > 8;
+            g->pile[k][f] = (uint8_t)x;
+        }
 #undef NEXT
     return bad ? -1 : 0;
 }
@@ -1702,6 +1774,7 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef ro_methods[] = {
+
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
     {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},

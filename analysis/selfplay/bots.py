@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
-from analysis.evaluate import ClairvoyantBot, ExpertBot, UniformExpertBot
+from analysis.evaluate import CarelessExpertBot, ClairvoyantBot, ExpertBot, UniformExpertBot
 from analysis.players import Bot, GreedyBot, RandomBot, SolverBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot, "expert": ExpertBot,
-                              "expert-uniform": UniformExpertBot, "clairvoyant": ClairvoyantBot}
+                              "expert-uniform": UniformExpertBot, "expert-careless": CarelessExpertBot,
+                              "clairvoyant": ClairvoyantBot}
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
