@@ -1,0 +1,621 @@
+"""Luck and skill, hand by hand: one seat's hand score split into the deal, the luck of each chance
+event, the cost of each of its own decisions and the estimation noise, from that seat's own view.
+
+The construction is a control variate in the manner of AIVAT (Burch et al., 2018). Let ``v`` be a
+value function of the seat's view: the expected hand score of the seat (its team's in partner
+games, E4-E8 with in-game penalties; lower is better) from what it knows at that point. Along the
+hand the seat's view passes through checkpoints; between two consecutive ones either
+
+- a **chance event** happens — the tile the seat draws, or the other seats' play between its turns
+  (their draws, takes, placings and discards as the seat sees them) — whose luck is
+  ``v(observed) - E[v(outcome)]``, the expectation taken over the outcomes the seat could have seen,
+  from its own view; or
+- the seat **decides** (O7 show, take or draw, place, discard), whose cost is the deep review's:
+  the played move's price minus the best candidate's on the same worlds, charged when its interval
+  excludes zero (:func:`analysis.review.deep.grade_decision`, the same candidates and rule).
+
+Writing ``actual = v(deal) + sum of the differences between consecutive checkpoints`` (the last one
+being the hand's end, whose value is the actual score) and splitting every difference into its
+luck or cost and what is left gives
+
+    actual = deal + sum(luck) + sum(costs) + noise
+
+exactly: ``noise`` is the sum of the leftovers, ``E[v(outcome)] - v(before)`` at each chance event
+and ``v(after) - v(before) - cost`` at each decision, i.e. how far the value estimate is from being
+consistent with itself (sampling error of the worlds, and the rollout policy's own move against the
+played or best one). It is reported as a part of its own, never hidden in the others.
+
+Why the luck-adjusted score ``actual - luck`` stays unbiased whatever ``v`` is: each luck term is
+``v(observed) - E[v(outcome)]`` with the expectation over the outcomes' true distribution, so its
+mean is zero — however bad ``v`` is, a bad ``v`` only leaves more variance. What is exact and what
+is estimated:
+
+- **the seat's own draw**: enumerated. From the seat's view the drawn tile is any tile it has not
+  seen (the 106 less its rack, the table, the discard piles, the indicator and the tiles it saw
+  taken and still held), each copy equally likely; the value after drawing each distinct tile is
+  computed with the same value function (same worlds' seed for every outcome), and the expectation
+  is their average weighted by the copies. The observed draw's value is the enumerated one.
+- **the other seats' play** between two of the seat's turns: estimated. Its outcomes (their hidden
+  racks, draws and choices) cannot be enumerated; under the evaluator's model (hidden tiles dealt
+  uniformly, every seat playing the rollout policy) the expected value after their play is the
+  value after the seat's last move, which is used. This term is unbiased as far as the model
+  predicts the others; against players the model misjudges its mean is their edge over the model,
+  the same for every seat that sits against them.
+- **the deal**: its luck is ``v(deal)`` minus the mean of ``v`` over deals, estimated once per
+  preset and place at the table (the starter or 1-3 seats after) from the model's own play of
+  random deals (:func:`deal_baseline`): a constant, so it shifts every seat's adjusted score alike.
+
+The value function is pluggable (:class:`Values`). The default, :class:`RolloutValues`, is the
+evaluator: :func:`analysis.evaluate.price` on a fixed number of worlds with a seed fixed per
+checkpoint of the seat's knowledge (``game:hand:luck:seat:k``, ``k`` counting the chance events seen
+so far), so equal views get equal values and every checkpoint between two chance events is priced
+on the same worlds (common random numbers: the decision's costs and the value before and after it
+are paired differences). ``v`` at a checkpoint is the rollout policy's continuation from there; a
+decision's value after it is the played move's price. :class:`QuickValues` is a cheap, exact value
+function (the seat's rack points) for tests and checks.
+
+Only a seat whose rack is known can be split (a seat-view log: its viewer).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, Protocol
+
+from analysis.evaluate import PRICE_WORLDS, Candidate, place_candidate, price, unseen_tiles
+from analysis.evaluate import fast
+from analysis.game import HIDDEN, GameResult, HandResult, HandState, Rules, Tile, full_set, new_hand
+from analysis.players import View
+
+from .deep import grade_decision
+from .grade import graded_seats
+from .spots import Spot, hand_spots, known, seed_game, taken_held
+
+DRAW_WORLDS = 16  # worlds per outcome when a draw's outcomes are enumerated (RolloutValues)
+BASELINE_DEALS = 2000  # random deals the deal's mean value is estimated on, per preset
+Z95 = 1.96
+
+# the rollout policy's own continuation of a position: the "show" kind with no event plays on with
+# the model from the state as it is (the seat's O7 show left to its own decision)
+PLAY_ON = Candidate("show", (), "play on")
+# at a discard decision (the placing done) the policy's discard
+POLICY_DISCARD = place_candidate((), "policy discard")
+
+
+# ---- the parts -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LuckEvent:
+    """One chance event's luck for the seat: ``observed - expected`` (points; negative is good
+    luck, as a lower score is better). ``kind``: ``draw`` (the seat's own draw, enumerated over
+    ``outcomes`` distinct tiles), ``play`` (the other seats' play before the seat's decision at
+    ``step``) or ``end`` (the rest of the hand after the seat's last decision, and the hidden racks
+    at its end)."""
+
+    step: int
+    kind: str
+    points: float
+    observed: float
+    expected: float
+    outcomes: int = 0  # distinct outcomes enumerated (0: the expectation is estimated)
+    tile: str | None = None  # the tile drawn (draw)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"step": self.step, "kind": self.kind, "points": round(self.points, 4),
+             "observed": round(self.observed, 4), "expected": round(self.expected, 4), "outcomes": self.outcomes}
+        if self.tile is not None:
+            d["tile"] = self.tile
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionCost:
+    """One decision of the seat: ``points`` = the played move's price minus the best candidate's
+    (0 when the difference is within its interval), as the deep review charges it."""
+
+    step: int
+    kind: str  # show, take, place, discard
+    points: float
+    played: str
+    best: str
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "kind": self.kind, "points": round(self.points, 4), "played": self.played,
+                "best": self.best, "line": self.line}
+
+
+@dataclass(frozen=True, slots=True)
+class NoisePart:
+    """Where the value estimate was inconsistent with itself: ``at`` a decision (its value before
+    and after it, less its cost), a draw (the enumerated expectation less the value before) or a
+    checkpoint (two values of the same knowledge)."""
+
+    step: int
+    at: str
+    points: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "at": self.at, "points": round(self.points, 4)}
+
+
+@dataclass(frozen=True)
+class HandSplit:
+    """One seat's hand score split from its own view: ``deal + sum(luck) + sum(decisions) + noise
+    == actual`` (exactly, up to float rounding). ``baseline``: the mean value of a deal for this
+    seat's place at the table (:func:`deal_baseline`); the deal's own luck is ``deal - baseline``."""
+
+    game: str
+    hand: int  # the hand's number in the game
+    index: int  # its position in the replayed game's hands
+    seat: int
+    player: str
+    variant: str
+    deal: float
+    baseline: float
+    luck: tuple[LuckEvent, ...]
+    decisions: tuple[DecisionCost, ...]
+    noise: float
+    actual: float
+    noise_parts: tuple[NoisePart, ...] = ()
+    worlds: int = 0
+    values: str = "rollout"
+
+    @property
+    def deal_luck(self) -> float:
+        return self.deal - self.baseline
+
+    @property
+    def luck_total(self) -> float:
+        """Every luck term: the deal's and each chance event's."""
+        return self.deal_luck + sum(e.points for e in self.luck)
+
+    @property
+    def cost(self) -> float:
+        return sum(d.points for d in self.decisions)
+
+    @property
+    def skill(self) -> float:
+        """Minus the decisions' costs: 0 is the best play the evaluator knows, lower is worse."""
+        return -self.cost
+
+    @property
+    def adjusted(self) -> float:
+        """The luck-adjusted score: the actual score less every luck term (``baseline + costs +
+        noise``): the same expectation as the actual score, far less spread."""
+        return self.actual - self.luck_total
+
+    def residual(self) -> float:
+        """``actual`` less the sum of the parts: 0 up to float rounding."""
+        return self.actual - (self.deal + sum(e.points for e in self.luck) + self.cost + self.noise)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "hand": self.hand, "index": self.index, "seat": self.seat, "player": self.player,
+                "variant": self.variant, "deal": round(self.deal, 4), "baseline": round(self.baseline, 4),
+                "deal_luck": round(self.deal_luck, 4), "luck": [e.to_dict() for e in self.luck],
+                "decisions": [d.to_dict() for d in self.decisions], "noise": round(self.noise, 4),
+                "noise_parts": [n.to_dict() for n in self.noise_parts], "actual": self.actual,
+                "luck_total": round(self.luck_total, 4), "skill": round(self.skill, 4),
+                "adjusted": round(self.adjusted, 4), "worlds": self.worlds, "values": self.values}
+
+
+# ---- value functions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A decision's values from the seat's view: ``before`` (the value of its position), ``after``
+    (the played move's value) and ``cost`` (played minus best, as charged)."""
+
+    before: float
+    after: float
+    cost: float
+    played: str
+    best: str
+
+
+class Values(Protocol):
+    """A value function of one seat's view (the expected hand score of the seat, its team's in
+    partner games). ``seed`` names the seat's knowledge at that point: equal seeds mean the same
+    knowledge, so an implementation may (and the rollout one does) use it to price on the same
+    worlds."""
+
+    name: str
+
+    def position(self, state: HandState, seat: int, *, seed: str, known: Mapping[int, Sequence[Tile]],
+                 discard: bool = False) -> float:
+        """The value of ``state`` for ``seat`` (``discard``: the seat has placed and must discard)."""
+        ...
+
+    def decision(self, hr: HandResult, spot: Spot, *, seed: str,
+                 known: Mapping[int, Sequence[Tile]]) -> Decided | None:
+        """The values and cost of one decision of the seat (None: no decision there)."""
+        ...
+
+    def draws(self, before: HandState, after: HandState, seat: int, *, seed: str,
+              known: Mapping[int, Sequence[Tile]]) -> tuple[dict[Tile, float], dict[Tile, float]]:
+        """Every tile the seat could draw in ``before`` (its draw chosen; ``after``: the state its
+        actual draw left): the value after drawing it and its probability from the seat's view."""
+        ...
+
+    def baseline(self, state: HandState, seat: int) -> float:
+        """The mean value of a deal for the seat's place at the table (a constant per preset)."""
+        ...
+
+
+def draw_odds(before: HandState, seat: int, known: Mapping[int, Sequence[Tile]]) -> dict[Tile, float]:
+    """The chance of each tile being the seat's next draw, from its view: every tile it has not
+    seen and does not know to sit in another rack, each copy alike (the evaluator's world model)."""
+    pool, _ = unseen_tiles(View.of(before, seat), {k: list(v) for k, v in known.items()})
+    n = len(pool)
+    if not n:
+        return {}
+    return {t: c / n for t, c in sorted(Counter(pool).items())}
+
+
+def after_draw(before: HandState, after: HandState, seat: int, t: Tile) -> HandState:
+    """The seat's view had it drawn ``t``: the observed state after its draw (``after``) with the
+    drawn tile replaced by ``t`` in its rack; nothing else the seat sees depends on the tile."""
+    racks = list(after.racks)
+    racks[seat] = tuple(before.racks[seat]) + (t,)
+    return replace(after, racks=tuple(racks), deck=None)
+
+
+class RolloutValues:
+    """The evaluator as the value function: each value is :func:`analysis.evaluate.price` of the
+    rollout policy's continuation on ``worlds`` fixed worlds seeded by the checkpoint; a decision is
+    graded by the deep review's own :func:`~analysis.review.deep.grade_decision` on the same seed,
+    so its costs are the deep review's costs and the value before it is paired with them; a draw's
+    outcomes are each priced on ``draw_worlds`` worlds of the seed after the draw (the observed one's
+    are the first worlds of the decision that follows it)."""
+
+    name = "rollout"
+
+    def __init__(self, worlds: int = PRICE_WORLDS, draw_worlds: int = DRAW_WORLDS, baseline_deals: int = BASELINE_DEALS):
+        self.worlds = worlds
+        self.draw_worlds = draw_worlds
+        self.baseline_deals = baseline_deals
+
+    def _price(self, state: HandState, seat: int, cand: Candidate, seed: str, known: Mapping[int, Sequence[Tile]],
+               worlds: int) -> float:
+        got = price(View.of(state, seat), [cand], seed=seed, worlds=worlds,
+                    known={k: list(v) for k, v in known.items()})
+        return got[0].mean
+
+    def position(self, state: HandState, seat: int, *, seed: str, known: Mapping[int, Sequence[Tile]],
+                 discard: bool = False) -> float:
+        if state.over:
+            raise ValueError("a finished hand has no value to estimate")
+        return self._price(state, seat, POLICY_DISCARD if discard else PLAY_ON, seed, known, self.worlds)
+
+    def decision(self, hr: HandResult, spot: Spot, *, seed: str,
+                 known: Mapping[int, Sequence[Tile]]) -> Decided | None:
+        steps = hr.steps
+        state = steps[spot.step].state
+        kn = {k: list(v) for k, v in known.items()}
+        c = grade_decision(state, spot.seat, spot.kind, list(spot.played), seed=seed, worlds=self.worlds,
+                           known=kn, step=spot.step, line=spot.line)
+        if c is None:
+            return None
+        w = c.worlds or self.worlds
+        cont = POLICY_DISCARD if spot.kind == "discard" else PLAY_ON
+        before = self._price(state, spot.seat, cont, seed, known, w)
+        if c.forced is not None and c.forced != "identical":
+            # one legal move, or a take that cannot be kept: no choice, so the value after the
+            # move is the value before it (what the policy plays there is that move)
+            return Decided(before, before, 0.0, c.played, c.best)
+        return Decided(before, c.expected_played, c.cost, c.played, c.best)
+
+    def draws(self, before: HandState, after: HandState, seat: int, *, seed: str,
+              known: Mapping[int, Sequence[Tile]]) -> tuple[dict[Tile, float], dict[Tile, float]]:
+        odds = draw_odds(before, seat, known)
+        vals = {t: self._price(after_draw(before, after, seat, t), seat, PLAY_ON, seed, known, self.draw_worlds)
+                for t in odds}
+        return vals, odds
+
+    def baseline(self, state: HandState, seat: int) -> float:
+        return deal_baseline(state.rules, (seat - state.starter) % 4, self.baseline_deals)
+
+
+class QuickValues:
+    """A cheap, deterministic value function for tests and checks: the points the seat holds (its
+    rack's numbers, the okey 0) plus the penalties it has paid, read from its view alone. Exact to
+    compute everywhere, including every outcome of a draw; a crude estimate of the hand score."""
+
+    name = "quick"
+
+    def position(self, state: HandState, seat: int, *, seed: str = "", known: Mapping[int, Sequence[Tile]] = {},
+                 discard: bool = False) -> float:
+        del seed, known, discard
+        okey = state.okey
+        pts = sum(0 if t == okey else (okey.number if t.is_joker else t.number) for t in state.racks[seat])
+        return float(pts + sum(p.points for p in state.penalties if p.seat == seat))
+
+    def decision(self, hr: HandResult, spot: Spot, *, seed: str,
+                 known: Mapping[int, Sequence[Tile]]) -> Decided | None:
+        steps = hr.steps
+        state = steps[spot.step].state
+        before = self.position(state, spot.seat)
+        end = min(spot.step + len(spot.played), len(steps) - 1)
+        st = steps[end].state
+        after = self.position(st, spot.seat)
+        if spot.kind == "discard":  # the best discard drops the highest tile: the cost is the gap to it
+            okey = state.okey
+            nums = [0 if t == okey else (okey.number if t.is_joker else t.number) for t in state.racks[spot.seat]]
+            best = before - max(nums) if nums else before
+            return Decided(best, after, max(0.0, after - best), "played", "highest")
+        return Decided(before, after, max(0.0, after - before), "played", "played")
+
+    def draws(self, before: HandState, after: HandState, seat: int, *, seed: str,
+              known: Mapping[int, Sequence[Tile]]) -> tuple[dict[Tile, float], dict[Tile, float]]:
+        odds = draw_odds(before, seat, known)
+        return {t: self.position(after_draw(before, after, seat, t), seat) for t in odds}, odds
+
+    def baseline(self, state: HandState, seat: int) -> float:
+        return 0.0
+
+
+# ---- the deal's mean value -----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def deal_baseline(rules: Rules, place: int, deals: int = BASELINE_DEALS) -> float:
+    """The mean hand score of the seat ``place`` seats after the starter over ``deals`` random
+    deals, every seat played by the rollout model (its team's with partners): the expectation of
+    the deal's value, a constant per preset and place. 0 without the compiled model."""
+    if fast.COMPILED is None:
+        return 0.0
+    rng = random.Random(f"luck-baseline:{place}")
+    tiles = sorted(full_set().elements())
+    total = 0
+    n = 0
+    for _ in range(deals):
+        rng.shuffle(tiles)
+        pool = list(tiles)
+        ind = pool.pop()
+        if ind.is_joker:
+            continue
+        racks = []
+        pos = 0
+        for s in range(4):
+            k = rules.dealt_starter if s == 0 else rules.deal
+            racks.append(tuple(pool[pos:pos + k]))
+            pos += k
+        st = new_hand(rules, 1, 0, ind, racks, pool[pos:])
+        pos_ = fast.Position(st, place)
+        world = pos_.world(st.racks, st.deck or ())
+        total += pos_.value(world, "show", ())
+        n += 1
+    return total / n if n else 0.0
+
+
+# ---- the split -----------------------------------------------------------------------------------
+
+
+def actual_score(hr: HandResult, seat: int, rules: Rules | None) -> int:
+    """The seat's hand score as the evaluator values it: its score and penalties, its team's with
+    partners (G4); 0 for a void hand (E3)."""
+    if hr.result == "void":
+        return 0
+    t = hr.totals()
+    v = t[seat]
+    if rules is not None and rules.esli:
+        v += t[(seat + 2) % 4]
+    return v
+
+
+def _own_draw(steps: Sequence[Any], i: int, seat: int) -> bool:
+    ev = steps[i].event
+    return ev.get("type") == "draw" and ev.get("seat") == seat
+
+
+def _drawn(before: HandState, after: HandState, seat: int) -> Tile | None:
+    c = Counter(after.racks[seat])
+    c.subtract(before.racks[seat])
+    got = [t for t, k in c.items() if k > 0]
+    return got[0] if len(got) == 1 else None
+
+
+def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PRICE_WORLDS,
+               seed: str | None = None, values: Values | None = None,
+               draw_worlds: int = DRAW_WORLDS) -> HandSplit:
+    """Split seat ``seat``'s score in hand ``game.hands[hand_index]`` (0-based; the game replayed
+    with its steps) from its own view: the deal, the luck of each chance event, the cost of each of
+    its decisions and the estimation noise, adding up to the actual score exactly.
+
+    ``worlds``: the fixed worlds each value and decision is priced on (the deep review's 64 by
+    default); ``draw_worlds``: the worlds each possible draw is priced on; ``seed``: the worlds'
+    seed (default the game's, as the deep review's); ``values``: another value function
+    (:class:`Values`; default :class:`RolloutValues` with these worlds). Raises ValueError for a
+    hand that did not end, has no steps, or a seat whose rack the log hides."""
+    if not 0 <= hand_index < len(game.hands):
+        raise ValueError(f"hand index {hand_index} is out of range: the game has {len(game.hands)} hands")
+    if seat not in range(4):
+        raise ValueError(f"seat must be 0-3, got {seat}")
+    hr = game.hands[hand_index]
+    steps = hr.steps
+    if not steps:
+        raise ValueError(f"hand {hr.hand}: no replay steps (replay the game with keep_steps=True)")
+    if not hr.valid or hr.result not in ("finish", "exhausted", "void") or not steps[-1].state.over:
+        raise ValueError(f"hand {hr.hand}: the hand did not end ({hr.result}), so it has no score to split")
+    if HIDDEN in steps[0].state.racks[seat]:
+        raise ValueError(f"hand {hr.hand}: seat {seat}'s rack is hidden in this log; only the viewing seat can be split")
+    vals: Values = values if values is not None else RolloutValues(worlds, draw_worlds)
+    gseed = seed if seed is not None else seed_game(game)
+    held = taken_held(steps)
+    spots = [sp for turn in hand_spots(hr, frozenset((seat,))) for sp in turn]
+    k = 0
+
+    def sd() -> str:
+        return f"{gseed}:{hr.hand}:luck:{seat}:{k}"
+
+    first = steps[0].state
+    deal = vals.position(first, seat, seed=sd(), known=known(held, 0, seat))
+    baseline = vals.baseline(first, seat)
+    luck: list[LuckEvent] = []
+    costs: list[DecisionCost] = []
+    noise: list[NoisePart] = []
+    prev = deal  # the value at the last checkpoint
+    at = 0  # the last step whose event the split has accounted for
+    pending_draw: int | None = None  # the state step before the seat's own draw, once it chose to draw
+    for sp in spots:
+        if pending_draw is not None and sp.step >= pending_draw + 1 and _own_draw(steps, pending_draw + 1, seat):
+            # the seat's draw: the tile is chance, enumerated over what it could have drawn
+            b = steps[pending_draw].state
+            k += 1
+            kn = known(held, pending_draw + 1, seat)
+            outcome, odds = vals.draws(b, steps[pending_draw + 1].state, seat, seed=sd(), known=kn)
+            t = _drawn(b, steps[pending_draw + 1].state, seat)
+            if t is not None and t in outcome:
+                exp = sum(odds[x] * outcome[x] for x in odds)
+                obs = outcome[t]
+                luck.append(LuckEvent(pending_draw + 1, "draw", obs - exp, obs, exp, len(odds), str(t)))
+                noise.append(NoisePart(pending_draw + 1, "draw", exp - prev))
+                prev = obs
+            at = pending_draw + 1
+        pending_draw = None
+        between = [steps[i].event for i in range(at + 1, sp.step + 1)]
+        others = any(e.get("seat") != seat for e in between)
+        if others:
+            k += 1
+        kn = known(held, sp.step, seat)
+        d = vals.decision(hr, sp, seed=sd(), known=kn)
+        if d is None:
+            continue
+        if others:
+            luck.append(LuckEvent(sp.step, "play", d.before - prev, d.before, prev))
+        elif abs(d.before - prev) > 0:
+            noise.append(NoisePart(sp.step, "checkpoint", d.before - prev))
+        costs.append(DecisionCost(sp.step, sp.kind, d.cost, d.played, d.best, sp.line))
+        if d.after - d.before - d.cost:
+            noise.append(NoisePart(sp.step, "decision", d.after - d.before - d.cost))
+        prev = d.after
+        at = sp.step + len(sp.played)
+        if sp.kind == "take" and sp.played and sp.played[0].get("type") == "draw":
+            pending_draw = sp.step
+            at = sp.step  # the draw's event is the chance event's, accounted for above
+    actual = float(actual_score(hr, seat, game.rules))
+    luck.append(LuckEvent(len(steps) - 1, "end", actual - prev, actual, prev))
+    lsum = sum(e.points for e in luck)
+    csum = sum(c.points for c in costs)
+    rest = actual - (deal + lsum + csum)
+    players = list(game.players) + [f"#{i}" for i in range(len(game.players), 4)]
+    return HandSplit(game.game, hr.hand, hand_index, seat, players[seat], game.variant, deal, baseline,
+                     tuple(luck), tuple(costs), rest, actual, tuple(noise),
+                     getattr(vals, "worlds", 0), getattr(vals, "name", type(vals).__name__))
+
+
+def split_game(game: GameResult, *, seats: Iterable[int] | None = None, worlds: int = PRICE_WORLDS,
+               seed: str | None = None, values: Values | None = None, draw_worlds: int = DRAW_WORLDS,
+               progress: Callable[[int, int], None] | None = None) -> list[HandSplit]:
+    """Every ended hand of a replayed game split for each seat (``seats``; default every seat whose
+    rack is known: a seat-view log's viewer only)."""
+    graded = graded_seats(game)
+    want = sorted(set(seats) if seats is not None else (set(graded) if graded is not None else {0, 1, 2, 3}))
+    vals = values if values is not None else RolloutValues(worlds, draw_worlds)
+    jobs = [(i, s) for i, hr in enumerate(game.hands) if hr.steps and hr.valid
+            and hr.result in ("finish", "exhausted", "void") for s in want
+            if HIDDEN not in hr.steps[0].state.racks[s]]
+    out = []
+    for n, (i, s) in enumerate(jobs, 1):
+        out.append(split_hand(game, i, s, worlds=worlds, seed=seed, values=vals, draw_worlds=draw_worlds))
+        if progress is not None:
+            progress(n, len(jobs))
+    return out
+
+
+# ---- the skill line ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SkillPoint:
+    """One game on a player's skill line: its hands' mean luck-adjusted and raw points per hand,
+    and the running mean of every hand so far with its 95% interval (lower is better)."""
+
+    game: str
+    hands: int
+    adjusted: float  # this game's luck-adjusted points per hand
+    raw: float  # this game's actual points per hand
+    skill: float  # this game's minus decision costs per hand
+    total_hands: int  # hands so far
+    mean: float  # running luck-adjusted points per hand
+    low: float
+    high: float
+    raw_mean: float  # running actual points per hand
+    raw_low: float
+    raw_high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in
+                ((f, getattr(self, f)) for f in self.__slots__)}
+
+
+def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal; the interval is the mean alone for one value)."""
+    n = len(xs)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = sum(xs) / n
+    if n == 1:
+        return (m, m, m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = Z95 * sd / math.sqrt(n)
+    return (m, m - h, m + h)
+
+
+def skill_line(splits: Sequence[HandSplit]) -> list[SkillPoint]:
+    """The skill line over ``splits`` (in the order given, grouped by game in order of first
+    appearance): per game its luck-adjusted and raw points per hand, and the running mean over
+    every hand so far with its 95% interval. The last point's interval is the player's."""
+    order: list[str] = []
+    by: dict[str, list[HandSplit]] = {}
+    for s in splits:
+        if s.game not in by:
+            order.append(s.game)
+            by[s.game] = []
+        by[s.game].append(s)
+    out: list[SkillPoint] = []
+    adj: list[float] = []
+    raw: list[float] = []
+    for g in order:
+        hs = by[g]
+        adj += [h.adjusted for h in hs]
+        raw += [h.actual for h in hs]
+        m, lo, hi = mean_ci(adj)
+        rm, rlo, rhi = mean_ci(raw)
+        n = len(hs)
+        out.append(SkillPoint(g, n, sum(h.adjusted for h in hs) / n, sum(h.actual for h in hs) / n,
+                              sum(h.skill for h in hs) / n, len(adj), m, lo, hi, rm, rlo, rhi))
+    return out
+
+
+def skill_summary(splits: Sequence[HandSplit]) -> dict[str, Any]:
+    """The player's skill line in one dict: luck-adjusted and raw points per hand with their 95%
+    intervals, the decisions' cost per hand, the hands counted, and the line per game."""
+    adj = mean_ci([s.adjusted for s in splits])
+    raw = mean_ci([s.actual for s in splits])
+    cost = mean_ci([s.cost for s in splits])
+    luck = mean_ci([s.luck_total for s in splits])
+    noise = mean_ci([s.noise for s in splits])
+
+    def r(t: tuple[float, float, float]) -> dict[str, float | None]:
+        return {"mean": _r(t[0]), "low": _r(t[1]), "high": _r(t[2])}
+
+    return {"hands": len(splits), "games": len({s.game for s in splits}), "adjusted": r(adj), "raw": r(raw),
+            "cost": r(cost), "luck": r(luck), "noise": r(noise),
+            "line": [p.to_dict() for p in skill_line(splits)]}
+
+
+def _r(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 2)
+
+
+__all__ = ["BASELINE_DEALS", "DRAW_WORLDS", "Decided", "DecisionCost", "HandSplit", "LuckEvent", "NoisePart",
+           "QuickValues", "RolloutValues", "SkillPoint", "Values", "actual_score", "after_draw", "deal_baseline",
+           "draw_odds", "mean_ci", "skill_line", "skill_summary", "split_game", "split_hand"]
