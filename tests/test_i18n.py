@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.board import game_rules
 from dashboard.state import access, jobs, uploads
-from dashboard.words import graph_words, i18n, notes_words, pricing_words, read_errors, record_words, retry_words, rule_links, seatview_words, sheet_strings, study_words
+from dashboard.words import graph_words, i18n, notes_words, pricing_words, read_errors, record_words, retry_words, rule_links, seatview_words, sheet_strings, study_words, winprob_words
 from dashboard.state import review_data as rv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ TABLES = {"i18n": i18n.STRINGS, "review": rv.STRINGS, "category": rv.CATEGORY, "
           "upload_limits": uploads.STRINGS, "sheet": sheet_strings.STRINGS, "seatview": seatview_words.STRINGS,
           "record": record_words.STRINGS, "pricing": pricing_words.STRINGS, "jobs": jobs.STRINGS,
           "graph": graph_words.STRINGS, "notes": notes_words.STRINGS, "retry": retry_words.STRINGS,
-          "study": study_words.STRINGS, "read_errors": read_errors.STRINGS}
+          "study": study_words.STRINGS, "read_errors": read_errors.STRINGS, "winprob": winprob_words.STRINGS}
 
 
 @pytest.mark.parametrize("name", list(TABLES))

@@ -93,10 +93,11 @@ def fit(results: Iterable[GameResult], variant: str, esli: bool) -> HandModel:
 
 
 def write_models(models: Sequence[HandModel], path: Path | str = MODEL_FILE, about: dict[str, Any] | None = None) -> None:
-    """The fitted models as JSON, one hand to a line (the file is read by :func:`load_models`)."""
+    """The fitted models as JSON, ten hands to a line (the file is read by :func:`load_models`)."""
     out = ["{", f'  "about": {json.dumps(about or {}, ensure_ascii=False)},', '  "models": {']
     for i, m in enumerate(models):
-        rows = ",\n".join("      " + json.dumps([int(x) for x in v]) for v in m.hands)
+        flat = [json.dumps([int(x) for x in v], separators=(",", ":")) for v in m.hands]
+        rows = ",\n".join("      " + ",".join(flat[i:i + 10]) for i in range(0, len(flat), 10))
         out.append(f'    {json.dumps(m.key)}: {{"games": {m.games}, "hands": [\n{rows}\n    ]}}'
                    + ("," if i < len(models) - 1 else ""))
     out += ["  }", "}"]

@@ -18,6 +18,8 @@ from dashboard.board import game_rules
 from dashboard.state import data, deep_data, suggest, url_state
 from dashboard.state import review_data as rv
 from dashboard.board import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
+from dashboard.board import winprob_view
+from dashboard.board import table_view
 from dashboard.words.graph_words import t as gw
 from dashboard.words.i18n import md_plain, t
 from dashboard.words.rule_links import guide_link, link_rules
@@ -32,6 +34,7 @@ from dashboard.board.replay_view import (
 )
 from dashboard.words.retry_words import t as rt
 from dashboard.words.seatview_words import t as sv
+from dashboard.words.winprob_words import t as wt
 from dashboard.board.tiles_view import esc, md_text, table_html
 
 lang = data.lang()
@@ -182,6 +185,10 @@ with board:
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
     st.caption(t("keys_help", lang) + (f" · {gw('mk_legend', lang)}" if marks else ""))
     retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # practice?retry=…
+    # what the other seats likely hold, read from one seat's view (the viewer's, else the seat picked above)
+    table_view.replay_section(str(game), int(hand_no), step, int(viewer if viewer is not None else seat_for_turns),
+                              players, state.okey, lang, x5=table_view.charges_x5(state.rules),
+                              log_view=rp.result.view)
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -204,6 +211,9 @@ with board:
         st.markdown(f"**{game_rules.t('score_explained', lang)}**")
         st.markdown("".join(f"- {x}\n" for x in game_rules.score_explanation(state, players, lang, hr.result)))
     loss_graph.replay_chart(str(game), int(hand_no), step, players, lang)  # a click goes to that step
+    with st.expander(wt("wp_chart_title", lang)):  # the whole game, the hand on the board marked
+        winprob_view.section(rp.result, players, lang, key="wp_replay",
+                             at_done=winprob_view.done_before(rp.result, int(hand_no)))
 
 with side:
     with st.container(horizontal=True, gap="small", key="rp_side_nav"):

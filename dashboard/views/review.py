@@ -7,11 +7,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.board import deep_view, loss_graph, moments_view, notes_view
+from dashboard.board import deep_view, loss_graph, moments_view, notes_view, winprob_view
 from dashboard.state import data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
 from dashboard.words.rule_links import guide_link, link_rules_html
+from dashboard.words.winprob_words import t as wt
 from dashboard.board.tiles_view import esc
 
 lang = data.lang()
@@ -29,11 +30,22 @@ top = st.columns([3, 1, 1])
 url_state.seed("game", url_state.one_of(ids))
 game = str(top[0].selectbox(tm("pick_game", lang), ids, key="game"))
 info = rv.game(game)
+
+
+def _chance() -> None:
+    """Each player's chance to win, hand by hand."""
+    rp = data.replay(game)
+    if rp is not None and rp.result.hands:
+        st.subheader(wt("wp_title", lang))
+        winprob_view.section(rp.result, rp.players, lang, key="wp_review")
+
+
 if not rv.analyzed(game):
     url_state.keep(game=game)
     st.info(tr("not_analyzed", lang))
     rv.analyze_buttons(lang, game)
     deep_view.review_section(game, lang)  # or the deep pass at once
+    _chance()  # from the scores alone: no review needed
     notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step
     st.stop()
 
@@ -61,6 +73,7 @@ if floor:
     ms = ms[ms["cost"] > floor]
 ms = ms.reset_index(drop=True)
 loss_graph.review_chart(game, names, lang, pick or None)  # a click opens the Replay there
+_chance()
 
 st.subheader(tr("mistakes", lang))
 st.caption(tr("legend", lang))

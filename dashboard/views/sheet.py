@@ -20,10 +20,12 @@ import streamlit as st
 
 from analysis.game.log import MAX_NAME
 from analysis.game.sheet import SheetError, score_result
+from dashboard.board import winprob_view
 from dashboard.state import access, data, sheet_data, tokens, url_state
 from dashboard.state.sheet_data import Sheet
 from dashboard.words.rule_links import guide_link
 from dashboard.words.sheet_strings import t
+from dashboard.words.winprob_words import t as wt
 
 lang = data.lang()
 st.title(t("sh_title", lang))
@@ -126,6 +128,10 @@ def _board(sh: Sheet) -> None:
     elif sh.results:
         lead = min(range(4), key=lambda s: totals[s])
         st.markdown(t("sh_leader", lang, name=sh.players[lead], total=totals[lead]))
+    for line in winprob_view.sheet_lines(sh.result, sh.players, lang):  # each hand entered moves it
+        st.markdown(line)
+    with st.expander(wt("wp_chart_title", lang), expanded=sh.over):
+        winprob_view.section(sh.result, sh.players, lang, key=f"wp_sheet_{len(sh.results)}")
     if sh.over:
         st.success(t("sh_over", lang))
         st.subheader(t("sh_ranks", lang))
