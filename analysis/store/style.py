@@ -126,14 +126,12 @@ def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | N
 
 
 def _t975(df: int) -> float:
-    """Student's t two-sided 95% quantile (Cornish-Fisher, within 0.002 of the exact one for
-    df >= 3; exact for 1 and 2)."""
+    """Student's t two-sided 95% quantile: the table's for df 1-3, else the Cornish-Fisher
+    expansion (within 0.001 of the exact one from df 4 on)."""
     if df <= 0:
         return math.inf
-    if df == 1:
-        return 12.706
-    if df == 2:
-        return 4.303
+    if df <= 3:
+        return (12.706, 4.303, 3.182)[df - 1]
     z = 1.959964
     g1 = (z ** 3 + z) / 4
     g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
@@ -247,6 +245,27 @@ def expert_style(con: Con, variant: str | None = None, *, path: Path | None = No
     return pd.concat(parts, ignore_index=True) if parts else mine.iloc[0:0]
 
 
+def beside_expert(con: Con, players: Sequence[str], *, variant: str, sources: Sequence[str] | None = None,
+                  date_from: Any = None, date_to: Any = None, path: Path | None = None) -> pd.DataFrame:
+    """The players' style (filtered) and the expert's (:func:`expert_style`, same preset, never
+    filtered by source or days) in one long frame; a penalty rule charged to one of them and not
+    to another reads 0 there (its interval [0, 0] over that one's hands)."""
+    mine = style(con, players, variant=variant, sources=sources, date_from=date_from, date_to=date_to)
+    exp = expert_style(con, variant, path=path)
+    frame = pd.concat([x for x in (mine, exp) if len(x)], ignore_index=True) if len(mine) or len(exp) else mine
+    if not len(frame):
+        return frame
+    rules = sorted({m for m in frame.metric if m.startswith("penalty:")})
+    hands = {w: int(n) for w, n in frame[frame.metric == "opening_rate"][["who", "n"]].itertuples(index=False)}
+    src = dict(frame[["who", "source"]].drop_duplicates("who").itertuples(index=False))
+    have = set(zip(frame.who, frame.metric))
+    extra = [_row(w, variant, r, "mean", n, 0.0, 0.0, 0.0, src.get(w, "store"))
+             for w, n in hands.items() for r in rules if (w, r) not in have and n > 0]
+    if extra:
+        frame = pd.concat([frame, pd.DataFrame(extra, columns=frame.columns)], ignore_index=True)
+    return frame
+
+
 def sources_of(con: Con) -> dict[str, int]:
     """Games stored per source (:data:`SOURCES`)."""
     rows = con.execute(f"SELECT {SOURCE_SQL} AS s, count(*) FROM games g GROUP BY 1").fetchall()
@@ -259,6 +278,6 @@ def reference_meta(path: Path | None = None) -> dict[str, Any]:
     return {k: v for k, v in ref.items() if k != "rows"}
 
 
-__all__ = ["EXPERT", "EXPERT_MIN_HANDS", "METRICS", "REFERENCE", "SOURCES", "SOURCE_SQL", "expert_style",
+__all__ = ["EXPERT", "EXPERT_MIN_HANDS", "METRICS", "REFERENCE", "SOURCES", "SOURCE_SQL", "beside_expert", "expert_style",
            "hand_rows", "hand_seats_sql", "reference", "reference_meta", "sources_of", "style", "t_interval",
            "wilson"]
