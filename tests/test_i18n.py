@@ -33,10 +33,11 @@ APP = str(ROOT / "dashboard" / "app.py")
 TURKISH = ("oyun", "oyuncu", "oyuncular", "açtı", "açmadı", "işledi", "adım", "tekrar", "hata", "hatalar",
            "maliyet", "eşik", "sayı", "taş", "taşlar", "deste", "sırada", "ceza", "toplam", "hepsi", "tarih",
            "incele", "kalan", "yok", "çekti", "attı", "bitirdi", "el", "kendi", "örnek", "çekişte", "ve", "ile")
-# English UI words that must not appear on a Turkish page
+# English UI words that must not appear on a Turkish page ("her" is left out: it is Turkish for
+# "every", as in "her el", every hand)
 ENGLISH = ("the", "player", "players", "game", "games", "step", "hand", "hands", "total", "score", "mistake",
            "mistakes", "cost", "threshold", "opened", "draws", "samples", "seconds", "click", "upload", "rack",
-           "tiles", "penalty", "replay", "analysed", "finished", "deck", "discards", "within", "his", "her")
+           "tiles", "penalty", "replay", "analysed", "finished", "deck", "discards", "within", "his", "him")
 INTERNAL = re.compile(r"\b[a-z]+_[a-z_]+\b|\bNone\b|\bnan\b|\bNaN\b|\bNaT\b")
 
 
