@@ -14,10 +14,10 @@ import streamlit as st
 
 from analysis.game import HandState, Tile, match_points, team_totals
 from analysis.selfplay import PlayGame
-from dashboard.state import access, data, play_games, play_state as ps
+from dashboard.state import access, data, play_games, play_state as ps, table_read
 from dashboard.words.i18n import t as tm
 from dashboard.words.play_words import t
-from dashboard.board import moments_view
+from dashboard.board import moments_view, table_view
 from dashboard.board.replay_view import describe
 from dashboard.board.tiles_view import esc, md_text, notation_row, rack_html, table_html, tile_key, tile_label
 
@@ -85,6 +85,10 @@ def _hints(g: PlayGame, seat: int, step: Step, lang: str) -> None:
                 for k, h in enumerate(got, 1)]
         st.markdown(f'<div data-testid="pl-hints" data-n="{len(got)}"></div>', unsafe_allow_html=True)
         st.info("  \n".join(rows) or t("pl_hint_none", lang))
+    s = g.state()
+    if s is not None:  # what the bots likely hold, read from the person's view alone
+        table_view.section("th_play", seat, g.players, s.okey, lang, lambda: table_read.played(data.db_file(), g, seat),
+                           x5=table_view.charges_x5(s.rules))
 
 
 def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from analysis.store import studies as S
-from dashboard.board import board_marks, player_view, study_view, uploader
+from dashboard.board import board_marks, player_view, study_view, table_view, uploader
 from dashboard.state import access, data, url_state
 from dashboard.words.i18n import md_plain
 from dashboard.board.replay_view import describe, running_totals
@@ -220,6 +220,9 @@ with board:
         else:  # as Replay draws it, with the review's marks
             st.markdown(table_html(state, players, lang, totals=totals,
                                    marks=board_marks.replay_marks(it.game, it.hand, it.step)), unsafe_allow_html=True)
+        # what the other seats likely hold, read from the studied seat's view
+        table_view.replay_section(it.game, it.hand, it.step, it.seat, players, state.okey, lang,
+                                  x5=table_view.charges_x5(state.rules), log_view=rp.result.view, key="th_study")
     with st.container(horizontal=True, gap="medium"):
         st.page_link(data.PAGE_REF.get("replay", "views/replay.py"), label=t("sw_open_replay", lang),
                      icon=":material/play_arrow:", query_params=replay_params)
