@@ -31,6 +31,11 @@ LEVELS: dict[str, int] = {"easy": 16, "medium": 40, "strong": 96}
 PLAY_BOTS = ("random", "greedy", "solver", "expert")
 VARIANTS = ("101", "101-classic", "51", "partners")  # "partners": 101 with G4 / O11 / E8
 MAX_PLIES = 400  # a hand that does not end is a bot's bug (the deck always runs out)
+# a person's moves and the fields each carries besides type and seat (a draw's tile is the deck's)
+PERSON_MOVES: dict[str, tuple[str, ...]] = {
+    "show": ("tile",), "declare": ("what",), "draw": ("tile",), "take": ("tile",), "return": ("tile",),
+    "open": ("melds", "pairs"), "meld": ("melds", "pairs"), "layoff": ("meld", "tiles"), "swap": ("meld", "tiles"),
+    "takeback": (), "discard": ("tile",)}
 
 
 def table_rules(variant: str, hands: int | None = None) -> tuple[str, dict[str, Any] | None]:
@@ -129,14 +134,21 @@ class PlayGame(Recording):
 
     def person(self, event: Event) -> HandState:
         """A person's move, checked by the engine (a refusal: RecordError with the rule, nothing
-        changed). A draw's tile is the deck's next (the page does not know it)."""
+        changed): only the moves of :data:`PERSON_MOVES` with their own fields. A draw's tile is
+        the deck's next (the page does not know it)."""
         s = self.state()
         if s is None or s.over:
             raise RecordError("the hand is over", "E1")
         seat = event.get("seat")
         if not isinstance(seat, int) or not 0 <= seat <= 3 or not self.is_person(seat):
             raise RecordError(f"seat {seat} is not a person's seat")
-        if event.get("type") != "show" and seat != s.turn:
+        kind = event.get("type")
+        if not isinstance(kind, str) or kind not in PERSON_MOVES:
+            raise RecordError(f"a person's move is one of {', '.join(PERSON_MOVES)}, not {str(kind)[:40]!r}")
+        extra = sorted(str(k)[:40] for k in event if k not in ("type", "seat", *PERSON_MOVES[kind]))
+        if extra:  # kept out of the game's file (a NaN or a stray field there would lose the game)
+            raise RecordError(f"a {kind} move has no field {extra[0]!r}")
+        if kind != "show" and seat != s.turn:
             raise RecordError(f"it is seat {s.turn}'s turn, not seat {seat}'s", "P1")
         ev = dict(event)
         if ev.get("type") == "draw":
@@ -303,4 +315,4 @@ def new_game(gid: str, *, variant: str = "101", hands: int | None = None, seats:
     return g
 
 
-__all__ = ["LEVELS", "PLAY_BOTS", "VARIANTS", "PlayGame", "deal", "new_game", "table_rules"]
+__all__ = ["LEVELS", "PERSON_MOVES", "PLAY_BOTS", "VARIANTS", "PlayGame", "deal", "new_game", "table_rules"]
