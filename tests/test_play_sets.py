@@ -5,6 +5,7 @@ and for the expert, who played each once in the people's seat; the paired differ
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import apptest_helpers as ui
@@ -13,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from analysis import store
 from analysis.cli import main
+from analysis.game import read_file, replay_game
 from analysis.selfplay import paired_ci, sets
 from analysis.selfplay.table import PlayGame, deal
 from dashboard.state import play_games
@@ -74,6 +76,51 @@ def test_results_pair_each_deal_with_the_experts_and_rank_the_people(db: Path) -
         assert (r["mean_diff"], r["low"], r["high"]) == paired_ci(diffs)
         assert r["deals"] == 2
     assert res["people"][0]["mean_diff"] <= res["people"][1]["mean_diff"]
+
+
+def _replayed_scores(log: str, seat: int, tmp: Path) -> list[int]:
+    """A game's hand scores at ``seat`` (E4-E8 with its penalties) as the engine replays its log."""
+    f = tmp / "g.jsonl"
+    f.write_text(log, encoding="utf-8")
+    res = replay_game(read_file(str(f)).games[0])
+    assert res.error is None and all(h.valid for h in res.hands)
+    return [h.totals()[seat] for h in res.hands if h.result != "void"]
+
+
+def test_two_scripted_people_their_table_and_intervals_are_match_arithmetic_on_the_same_scores(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Recomputed by hand: each person's deal scores from the engine's replay of their logs, the
+    paired differences to the expert's, the mean and the 95% t-interval (t = 4.303 at 2 degrees of
+    freedom) — equal to ``istaka set results`` and to istaka match's paired_ci."""
+    s = sets.make("kulup", hands=3, seed="s4", seat=3, starter=1, bots=["greedy", "random", "greedy"])
+    sets.save(db, s)
+    scores: dict[str, list[int]] = {}
+    for k, (who, pick) in enumerate((("Ayşe", 0), ("Ali", 4))):
+        g = _play(s.game(f"oyun-20261205-11000{k}", who), pick)
+        play_games.save(str(db), g)
+        scores[who] = _replayed_scores(play_games.log_text(g), 3, tmp_path)
+        assert len(scores[who]) == 3
+    assert main(["set", "results", "kulup", "--json", "--db", str(db)]) == 0
+    table = json.loads(capsys.readouterr().out)
+    rows = {r["person"]: r for r in table["people"]}
+    assert set(rows) == {"Ayşe", "Ali"} and table["expert"] == s.expert
+    by_mean = []
+    for who, mine in scores.items():
+        diffs = [a - b for a, b in zip(mine, s.expert)]
+        m = sum(diffs) / 3
+        sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / 2)
+        half = 4.303 * sd / math.sqrt(3)
+        r = rows[who]
+        assert r["scores"] == mine and r["expert"] == s.expert and r["deals"] == 3
+        assert r["mean_diff"] == pytest.approx(m) and r["low"] == pytest.approx(m - half, abs=1e-6) \
+            and r["high"] == pytest.approx(m + half, abs=1e-6)
+        assert (r["mean_diff"], r["low"], r["high"]) == pytest.approx(paired_ci(diffs))  # istaka match's own
+        by_mean.append((m, who))
+    assert [rows[w]["rank"] for _, w in sorted(by_mean)] == [1, 2]
+    assert main(["set", "results", "kulup", "--db", str(db)]) == 0
+    text = capsys.readouterr().out
+    for who, r in rows.items():  # the printed table says the same
+        assert f"{r['rank']}. {who}: 3 deals, {sum(r['scores'])} against the expert's {sum(s.expert)}" in text
 
 
 def test_cli_creates_lists_and_gives_results(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
