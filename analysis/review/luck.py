@@ -133,8 +133,8 @@ class DecisionCost:
 
 @dataclass(frozen=True, slots=True)
 class NoisePart:
-    """Where the value estimate was inconsistent with itself: ``at`` a decision (its value before
-    and after it, less its cost), a draw (the enumerated expectation less the value before) or a
+    """Where the value estimate was inconsistent with itself: ``at`` a decision (``decision:KIND``:
+    its value before and after it, less its cost), a draw (the enumerated expectation less the value before) or a
     checkpoint (two values of the same knowledge)."""
 
     step: int
@@ -494,7 +494,7 @@ def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PR
             noise.append(NoisePart(sp.step, "checkpoint", d.before - prev))
         costs.append(DecisionCost(sp.step, sp.kind, d.cost, d.played, d.best, sp.line))
         if d.after - d.before - d.cost:
-            noise.append(NoisePart(sp.step, "decision", d.after - d.before - d.cost))
+            noise.append(NoisePart(sp.step, f"decision:{sp.kind}", d.after - d.before - d.cost))
         prev = d.after
         at = sp.step + len(sp.played)
         if sp.kind == "take" and sp.played and sp.played[0].get("type") == "draw":
