@@ -145,6 +145,23 @@ def load(db: str | os.PathLike[str], name: str) -> DealSet:
     return s
 
 
+def install_sample(db: str | os.PathLike[str], sample: str | os.PathLike[str]) -> int:
+    """The sample's sets and their people's games (``sample/sets/*.json``, ``sample/played/*.json``)
+    copied beside a new database, none over a file already there; how many were copied."""
+    n = 0
+    for src, dst in (("sets", sets_dir(db)), ("played", played_dir(db))):
+        d = Path(sample) / src
+        for f in sorted(d.glob("*.json")) if d.is_dir() else []:
+            if (dst / f.name).exists():
+                continue
+            dst.mkdir(parents=True, exist_ok=True)
+            tmp = dst / f".{f.name}.tmp"
+            tmp.write_bytes(f.read_bytes())
+            os.replace(tmp, dst / f.name)
+            n += 1
+    return n
+
+
 def names(db: str | os.PathLike[str]) -> list[str]:
     d = sets_dir(db)
     return sorted(p.stem for p in d.glob("*.json") if _NAME.match(p.stem)) if d.is_dir() else []
@@ -190,5 +207,5 @@ def results(db: str | os.PathLike[str], s: DealSet) -> dict[str, Any]:
             "expert": s.expert, "rules": over, "people": rows}
 
 
-__all__ = ["MAX_SET_HANDS", "DealSet", "SetError", "check_name", "expert_scores", "load", "make", "names",
-           "played_dir", "results", "save", "sets_dir"]
+__all__ = ["MAX_SET_HANDS", "DealSet", "SetError", "check_name", "expert_scores", "install_sample", "load",
+           "make", "names", "played_dir", "results", "save", "sets_dir"]

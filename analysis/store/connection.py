@@ -31,7 +31,8 @@ def connect(path: str | os.PathLike[str] | None = None, read_only: bool = False,
     """Open the database, creating and migrating it when needed.
 
     A new database at the default location ($ISTAKA_DB, else data/istaka.duckdb) is filled with
-    data/sample/ first (``seed``). A read-only open of a missing or outdated database first
+    data/sample/ first (``seed``; the sample's duplicate set and its people's games are copied
+    beside it). A read-only open of a missing or outdated database first
     creates or migrates it read-write, then reopens it read-only. Lock conflicts are retried for
     ``wait`` seconds, then raise :class:`DatabaseBusy`. A directory holding a Parquet lake
     (``istaka export --parquet DIR --partition ...``) opens read-only, as views over its files.
@@ -76,6 +77,9 @@ def _open_writable(p: Path, wait: float, seed: bool) -> duckdb.DuckDBPyConnectio
         migrate(con)
         if fresh and seed and SAMPLE_DIR.is_dir():
             import_paths(con, [str(SAMPLE_DIR)])
+            from analysis.selfplay.sets import install_sample  # the sample's duplicate set, for the Play page
+
+            install_sample(p, SAMPLE_DIR)
     except BaseException:
         con.close()
         raise
