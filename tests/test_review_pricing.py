@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from golden.build import KIT1, tiles_of
 from golden.builder import LogFile
 
-from analysis.evaluate import Evaluation, candidates, draw_candidate, evaluate, price, take_candidate
+from analysis.evaluate import Evaluation, candidates, core, draw_candidate, evaluate, price, take_candidate
 from analysis.game import HandState, Tile, read_file, replay_game
 from analysis.players import View
 from analysis.review import Choice, Decision, GameReview, HandReview
@@ -52,7 +53,10 @@ def take_to_finish(tmp_path: Path) -> HandState:
 DRAW = [{"type": "draw", "seat": 1}]
 
 
-def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path: Path) -> None:
+def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path: Path, monkeypatch: Any) -> None:
+    # the confirmation mechanism on worlds where this cost passes the screen: uniform ones (the
+    # belief's resampled worlds price this take within its interval on W worlds)
+    monkeypatch.setattr(core, "BELIEF", "uniform")
     state = take_to_finish(tmp_path)
     one = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     two = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
@@ -64,9 +68,11 @@ def test_every_candidate_is_priced_on_the_same_worlds_with_no_ranking_screen(tmp
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Every legal candidate is priced on the same fixed worlds (no screen of a few worlds decides
     which ones are priced); a cost that passes is priced again on CONFIRM times the worlds, the
-    first ones included, for the played move and the contenders for best."""
+    first ones included, for the played move and the contenders for best (on uniform worlds, where
+    this cost passes the screen on W)."""
     import analysis.review.deep as deep
 
+    monkeypatch.setattr(core, "BELIEF", "uniform")
     state = take_to_finish(tmp_path)
     calls: list[tuple[int, int]] = []
     real = deep.price
@@ -127,7 +133,7 @@ def test_pricing_plays_the_same_model_as_the_ranking_pass(tmp_path: Path) -> Non
     state = take_to_finish(tmp_path)
     view = View.of(state, 1)
     cands = [draw_candidate(1), take_candidate(1, Tile.parse("R13"))]
-    priced = price(view, cands, seed="s", worlds=W)
+    priced = price(view, cands, seed="s", worlds=W, belief="uniform")  # the worlds rebuilt below are uniform
     pos = fast.Position(view.state, view.seat)
     rng = random.Random("price:s")
     unseen, pinned = unseen_tiles(view)
@@ -138,7 +144,7 @@ def test_pricing_plays_the_same_model_as_the_ranking_pass(tmp_path: Path) -> Non
         for i, c in enumerate(cands):
             want[i].append(pos.value(world, c.kind, c.events, None))
     assert [list(e.values) for e in priced] == want
-    assert price(view, cands, seed="s", worlds=W, model="compiled") == priced
+    assert price(view, cands, seed="s", worlds=W, model="compiled", belief="uniform") == priced
     assert [e.n for e in price(view, cands, seed="s", worlds=W, model="python")] == [W, W]  # the reference still runs
 
 

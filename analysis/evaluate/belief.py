@@ -57,7 +57,7 @@ from . import fast
 WILD = 52
 BLOCK = 16  # worlds kept per block
 PROPOSALS = 64  # uniform proposals per block
-ESS_TARGET = 0.25  # the likelihood is tempered (raised to a power below 1) until the effective sample
+ESS_TARGET = 0.5  # the likelihood is tempered (raised to a power below 1) until the effective sample
 # size is at least this share of the proposals: the model reads each rack as it is now, a stand-in for
 # the racks the seats held when they acted, so it must not be trusted to the last world
 ESS_FLOOR = 0.08  # a block whose effective sample size stays below this share (even tempered) stays uniform

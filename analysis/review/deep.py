@@ -84,7 +84,8 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     errors) excludes zero, and then only when it does so again on :data:`CONFIRM` times the
     worlds, where the played move and the candidates that could still be best (within the
     interval of the lowest, at most :data:`TOP`) are priced again: a cost kept because its first
-    worlds' noise went its way is mostly undone there. ``budget`` is kept for the callers' sake:
+    worlds' noise went its way is mostly undone there. A candidate left on the first worlds whose
+    price is below the new best's is priced again too, so the best shown is the lowest shown. ``budget`` is kept for the callers' sake:
     worlds, not a clock, fix the answer."""
     del budget
     p = played
@@ -96,12 +97,16 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         again = _contenders(priced, r)
         if p not in again:
             again.append(p)
-        more = price(view, [cands[i] for i in again], seed=seed, worlds=worlds * CONFIRM, known=known,
-                     start=[priced[i] for i in again], parts=True)
-        for i, e in zip(again, more):
-            priced[i] = e
+        todo = list(again)
+        while todo:  # a candidate left on the first worlds that now looks better than the best is priced too
+            more = price(view, [cands[i] for i in todo], seed=seed, worlds=worlds * CONFIRM, known=known,
+                         start=[priced[i] for i in todo], parts=True)
+            for i, e in zip(todo, more):
+                priced[i] = e
+            r, diff, se, cost = _charge(priced, p, worlds * CONFIRM, among=again)
+            todo = [j for j in range(len(priced)) if j not in again and priced[j].mean < priced[r].mean]
+            again += todo
         worlds *= CONFIRM
-        r, diff, se, cost = _charge(priced, p, worlds, among=again)
     half = Z * se
     rows = []
     for j in sorted(range(len(priced)), key=lambda j: (j != r, priced[j].mean)):
