@@ -1,7 +1,7 @@
 """The Play page's speed: a bot's move, the wait from your discard to your next turn, and your
 hand's review on screen.
 
-    python bench/play.py [--turns 40] [--hands 4] [--level strong]
+    python bench/play.py [--turns 40] [--hands 4] [--level strong] [--hints 60]
 
 1. A bot's move (one whole turn of an expert at ``--level``, the default ``strong``: the expert's
    own world count) in games of a person and three experts; target median ≤ 300 ms.
@@ -10,6 +10,9 @@ hand's review on screen.
    playing their turns; target median ≤ 1.5 s.
 3. Your hand's review on screen: from the discard that ends the hand until the hand is stored
    and reviewed (the page's run) plus the Review page opened on it; target ≤ 5 s.
+4. A hint: the expert's best three for the decision in front of the person, judged as the review
+   judges it (dashboard/state/play_hints.py, the deep review's worlds), at every decision of a
+   person who plays the hints' best against three greedy bots; median ≤ 1 s.
 
 Prints the medians with the machine's load beside them.
 """
@@ -53,6 +56,33 @@ def bot_moves(turns: int, level: str) -> list[float]:
             assert s is not None
             g.person({"type": "discard", "seat": 0, "tile": str(s.racks[0][-1])})
     return out
+
+
+def hint_times(n: int) -> tuple[list[float], dict[str, list[float]]]:
+    """Seconds per hint, over games until ``n`` hints are timed (and by decision kind)."""
+    from dashboard.state.play_hints import best_three
+
+    out: list[float] = []
+    kinds: dict[str, list[float]] = {}
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        g = new_game(f"oyun-bench-h{seed}", seats=["person", "greedy", "greedy", "greedy"], names=["p", "a", "b", "c"],
+                     seed=f"bench-hint-{seed}", starter=1, hands=1)
+        while len(out) < n:
+            g.bots_until_person()
+            if g.over:
+                break
+            t0 = time.perf_counter()
+            h = best_three(g, 0)
+            took = time.perf_counter() - t0
+            out.append(took)
+            kinds.setdefault(h[0]["kind"], []).append(took)
+            for e in h[0]["events"]:
+                g.person(dict(e))
+                if g.over:
+                    break
+    return out, kinds
 
 
 def page_times(hands: int) -> tuple[list[float], list[float]]:
@@ -106,8 +136,17 @@ def main() -> int:
     ap.add_argument("--turns", type=int, default=40)
     ap.add_argument("--hands", type=int, default=4)
     ap.add_argument("--level", default="strong", choices=["easy", "medium", "strong"])
+    ap.add_argument("--hints", type=int, default=60)
+    ap.add_argument("--only-hints", action="store_true", help="time the hints alone")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    hints, kinds = hint_times(args.hints)
+    by = ", ".join(f"{k} {statistics.median(v) * 1000:.0f} ms ({len(v)})" for k, v in sorted(kinds.items()))
+    print(f"a hint (the review's verdict at the decision): median {statistics.median(hints) * 1000:.0f} ms over "
+          f"{len(hints)} decisions (p90 {sorted(hints)[int(len(hints) * 0.9)] * 1000:.0f} ms, max "
+          f"{max(hints) * 1000:.0f} ms; {by}; target <= 1 s)")
+    if args.only_hints:
+        return 0
     moves = bot_moves(args.turns, args.level)
     print(f"bot move (expert {args.level}): median {statistics.median(moves) * 1000:.0f} ms over {len(moves)} turns "
           f"(p90 {sorted(moves)[int(len(moves) * 0.9)] * 1000:.0f} ms; target <= 300 ms)")
