@@ -91,6 +91,20 @@ def check(got: dict[str, Any] | None, want: dict[str, Any], lang: str) -> None:
     assert len(want["seats"]) == 3 and want["dangers"], want  # something to compare
 
 
+def one_language(at: AppTest, lang: str) -> None:
+    """The panel's words are the page's language (the deny-lists of tests/test_i18n.py)."""
+    from test_i18n import ENGLISH, TURKISH
+
+    page = next(m.value for m in at.markdown if 'data-testid="th-panel"' in m.value)
+    intro = [c.value for c in at.caption if c.value.startswith("As ")
+             or "gözünden, yalnızca" in c.value]
+    assert len(intro) == 1, [c.value for c in at.caption]  # whose view, in the page's language
+    text = H.unescape(re.sub(r"<[^>]+>", " ", page)) + " " + intro[0]
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
+    wrong = words & set(ENGLISH if lang == "tr" else TURKISH)
+    assert not wrong, wrong
+
+
 def open_panel(at: AppTest, key: str) -> AppTest:
     """Open the panel's expander (it reads only while open), as a click on it does."""
     at.session_state[key] = True
@@ -167,6 +181,7 @@ def test_replay_panel_shows_read_tables_numbers_for_the_picked_seat(logs: dict[s
     assert game_seed == GID
     want = expected(state, 2, f"{GID}:1:9")
     check(panel(at), want, lang)
+    one_language(at, lang)
     page = ui.html(at)
     assert ("Mehmet (yer 2)" if lang == "tr" else "Mehmet (seat 2)") not in page  # the viewer is not a row
     for name, seat in (("Ayşe", 1), ("Zeynep", 3), ("Ali", 0)):
@@ -265,6 +280,7 @@ def test_study_panel_reads_the_studied_seat(logs: dict[str, Path], lang: str, mo
     open_panel(at, "th_study")
     state, _ = _state(logs["a-log"], 1, 9)
     check(panel(at), expected(state, 2, f"{GID}:1:9"), lang)
+    one_language(at, lang)
 
 
 # ---- the Play page's hints ------------------------------------------------------------------
@@ -313,6 +329,7 @@ def test_play_hints_show_the_panel_for_the_persons_seat(play_db: Path, lang: str
     s = g.state()
     assert s is not None and s.turn == 0 and not s.over
     check(panel(at), expected(s, 0, table_read.play_seed(g.seed, g.hand, len(g.events))), lang)
+    one_language(at, lang)
     g = play_games.load(str(play_db), gid)
     assert g is not None and g.hinted  # help, like a hint: the game's log says so
 
