@@ -224,3 +224,30 @@ def test_one_hand_with_the_evaluator() -> None:
     assert all(e.outcomes > 10 for e in sp.luck if e.kind == "draw")
     again = split_hand(g, 0, 1, worlds=8, draw_worlds=4)
     assert again.to_dict() == sp.to_dict()  # fixed seeds: the same split
+
+
+# ---- the command line ----------------------------------------------------------------------------
+
+
+def test_istaka_profile_prints_the_skill_line(tmp_path, capsys) -> None:
+    import json
+
+    from analysis.cli import main
+
+    db = str(tmp_path / "p.duckdb")
+    assert main(["import", "data/sample/games.jsonl.gz", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["profile", "Emre", "--db", db, "--variant", "101", "--quick", "--json"]) == 0
+    prof = json.loads(capsys.readouterr().out)
+    sk = prof["skill"]
+    assert prof["player"] == "Emre" and sk["hands"] > 50 and sk["games"] >= 5
+    assert sk["adjusted"]["low"] <= sk["adjusted"]["mean"] <= sk["adjusted"]["high"]
+    assert all(s["player"] == "Emre" and s["variant"] == "101" for s in prof["splits"])
+    raw = [s["actual"] for s in prof["splits"]]
+    assert sk["raw"]["mean"] == round(sum(raw) / len(raw), 2)
+    assert main(["profile", "Emre", "--db", db, "--variant", "101", "--quick", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "luck-adjusted points per hand" in text and "raw points per hand" in text and "95%" in text
+    assert main(["profile", "Nobody", "--db", db]) == 2
+    assert "no player 'Nobody'" in capsys.readouterr().err
+    assert main(["profile", "Emre", "--db", db, "--variant", "nope"]) == 2

@@ -17,10 +17,10 @@ from .common import TILES_HELP, HelpFormatter, UsageError
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 # the module of each command, in the order ``istaka --help`` lists them: a command imports only
 # its own module, so ``istaka replay`` starts without pandas, DuckDB or the evaluator
-MODULES = ("replay", "solve", "simulate", "match", "store", "review", "notes", "evaluate", "view", "study", "sets")
+MODULES = ("replay", "solve", "simulate", "match", "store", "review", "notes", "evaluate", "view", "study", "sets", "profile")
 OWNER = {"replay": "replay", "solve": "solve", "simulate": "simulate", "match": "match", "import": "store",
          "errors": "store", "export": "store", "analyze": "review", "report": "review", "notes": "notes",
-         "evaluate": "evaluate", "view": "view", "study": "study", "set": "sets"}
+         "evaluate": "evaluate", "view": "view", "study": "study", "set": "sets", "profile": "profile"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

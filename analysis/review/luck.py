@@ -79,6 +79,7 @@ from .spots import Spot, hand_spots, known, seed_game, taken_held
 DRAW_WORLDS = 16  # worlds per outcome when a draw's outcomes are enumerated (RolloutValues)
 BASELINE_DEALS = 2000  # random deals the deal's mean value is estimated on, per preset
 Z95 = 1.96
+LUCK_VERSION = "1"  # what a stored split was made by: bump when the construction changes
 
 # the rollout policy's own continuation of a position: the "show" kind with no event plays on with
 # the model from the state as it is (the seat's O7 show left to its own decision)
@@ -194,6 +195,20 @@ class HandSplit:
     def residual(self) -> float:
         """``actual`` less the sum of the parts: 0 up to float rounding."""
         return self.actual - (self.deal + sum(e.points for e in self.luck) + self.cost + self.noise)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> HandSplit:
+        """A split back from :meth:`to_dict` (its parts rounded to 1e-4 there; the noise is taken
+        again as what the rounded parts leave, so they still add up to the actual score)."""
+        luck = tuple(LuckEvent(e["step"], e["kind"], e["points"], e["observed"], e["expected"], e.get("outcomes", 0),
+                               e.get("tile")) for e in d["luck"])
+        decs = tuple(DecisionCost(x["step"], x["kind"], x["points"], x["played"], x["best"], x.get("line", 0))
+                     for x in d["decisions"])
+        noise = tuple(NoisePart(x["step"], x["at"], x["points"]) for x in d.get("noise_parts", ()))
+        actual = float(d["actual"])
+        rest = actual - (d["deal"] + sum(e.points for e in luck) + sum(x.points for x in decs))
+        return cls(d["game"], d["hand"], d["index"], d["seat"], d["player"], d["variant"], d["deal"], d["baseline"],
+                   luck, decs, rest, actual, noise, d.get("worlds", 0), d.get("values", "rollout"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "hand": self.hand, "index": self.index, "seat": self.seat, "player": self.player,
@@ -616,6 +631,6 @@ def _r(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 2)
 
 
-__all__ = ["BASELINE_DEALS", "DRAW_WORLDS", "Decided", "DecisionCost", "HandSplit", "LuckEvent", "NoisePart",
+__all__ = ["BASELINE_DEALS", "DRAW_WORLDS", "LUCK_VERSION", "Decided", "DecisionCost", "HandSplit", "LuckEvent", "NoisePart",
            "QuickValues", "RolloutValues", "SkillPoint", "Values", "actual_score", "after_draw", "deal_baseline",
            "draw_odds", "mean_ci", "skill_line", "skill_summary", "split_game", "split_hand"]
