@@ -19,8 +19,10 @@ What it leaves out, and why: takebacks (O6), so X2 and X7 never arise (the polic
 what it has checked is legal, as a careful player does); the indicator twin in a melds opener's
 later pairs, and swaps in the opening turn (rare, and the policy's choice only: never illegal);
 the discard pile below the top tile (nobody can take it, P1). Each seat's policy reads only its
-own rack, the table, the discards' tops and the public counts: hidden racks and the deck order
-decide only what is drawn.
+own rack, the table, every discard pile and the public counts: hidden racks and the deck order
+decide only what is drawn. A careful seat (the default, :data:`CAREFUL`) does not throw the tiles
+likely to feed the unopened next seat's opening (X5), judged from that view; :data:`CARELESS` is
+the policy before it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@
  * indicator's face in the rack and becomes wild only in its seat's pairs.
  *
  * play(base, racks, deck, mode, tile, trace) -> (v0, v1, v2, v3, result, trace bytes or None)
- *   base: int32 array (analysis/evaluate/fast.py packs it from a HandState: rules, table, turn);
+ *   base: int32 array (analysis/evaluate/fast.py packs it from a HandState: rules, table, turn,
+ *   the careful seats and every discard pile);
  *   racks: 4 x 53 counts; deck: codes, first drawn first; mode: 0 play on, 1 draw first, 2 take
  *   first, 3 discard by the policy (the seat has placed), 4 discard ``tile``. v = hand score +
  *   in-game penalties of each seat (E4-E8, X2-X7, O8); result 1 finish, 2 exhausted, 3 void, 0 cut.
