@@ -67,9 +67,10 @@ def test_the_page_in_each_language_shows_only_its_words(env: Path, lang: str) ->
     assert ">Mehmet<" in style and ">Ali<" in style and (">Uzman<" if lang == "tr" else ">Expert<") in style
     assert ("Açma oranı" if lang == "tr" else "Opening rate") in style
     if lang == "tr":  # Turkish numbers: a decimal comma and the percent sign first
-        assert re.search(r"%\d+ \[\d+–\d+\]", style) and not re.search(r"\d\.\d", re.sub(r"<[^>]+>", "", style))
+        assert re.search(r"%\d+ \[\d+; \d+\]", style) and not re.search(r"\d\.\d", re.sub(r"<[^>]+>", "", style))
+        assert re.search(r"\d,\d\d \[\d,\d\d; \d,\d\d\]", style)
     else:
-        assert re.search(r"\d+% \[\d+–\d+\]", style)
+        assert re.search(r"\d+% \[\d+, \d+\]", style) and re.search(r"\d\.\d\d \[\d\.\d\d, \d\.\d\d\]", style)
     with store.reading(env) as con:
         want = mk.kinds_summary(con, ["Mehmet", "Ali"], variant="101")
     assert _totals(at) == want.groupby("player").hands.first().to_dict()
@@ -100,7 +101,7 @@ def test_filters_by_preset_source_and_days(env: Path) -> None:
     at.date_input(key="pp_from").set_value(None).run()
     at.date_input(key="pp_to").set_value(None).run()
     style = _tables(ui.ok(at), "pp-style")[0]
-    assert re.search(r'data-metric="opening_rate"><td>Opening rate</td><td class="n">100% \[\d+–100\]', style)
+    assert re.search(r'data-metric="opening_rate"><td>Opening rate</td><td class="n">100% \[\d+, 100\]', style)
 
 
 def test_the_trend_by_week_and_by_game(env: Path) -> None:

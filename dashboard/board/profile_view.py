@@ -72,7 +72,11 @@ def trend_figure(frame: pd.DataFrame, player: str, lang: str, by: str) -> go.Fig
     fig = go.Figure()
     if not len(mine):
         return fig
-    x_of = (lambda d: d.period) if by == "week" else (lambda d: d.n)
+    def x_of(d: pd.DataFrame) -> list[str] | list[int]:  # weeks as the page's language writes a day
+        if by != "week":
+            return [int(x) for x in d.n]
+        return [".".join(reversed(str(p).split("-"))) if lang == "tr" else str(p) for p in d.period]
+
     total = mine.groupby(["n", "period"], as_index=False).agg(cost=("cost", "sum"), hands=("hands", "first"))
     total = total.sort_values("n")
     fig.add_trace(go.Scatter(x=x_of(total), y=total.cost / total.hands, name=t("pp_trend_total", lang),
@@ -81,10 +85,11 @@ def trend_figure(frame: pd.DataFrame, player: str, lang: str, by: str) -> go.Fig
     for kind in [k for k, c in top.items() if c > 0][:TOP]:
         d = mine[mine.kind == kind].sort_values("n")
         fig.add_trace(go.Scatter(x=x_of(d), y=d.per_hand, name=BY_KEY[kind].name(lang), mode="lines+markers"))
-    fig.update_layout(height=320, margin={"l": 10, "r": 10, "t": 30, "b": 10}, title=None,
-                      legend={"orientation": "h", "y": -0.25},
+    fig.update_layout(height=340, margin={"l": 10, "r": 10, "t": 10, "b": 10}, title=None,
+                      legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
                       xaxis_title=t("pp_trend_week" if by == "week" else "pp_trend_game", lang),
                       yaxis_title=t("pp_trend_y", lang))
+    fig.update_xaxes(type="category")  # a week or a game each, never a time axis of their own
     return fig
 
 
@@ -94,19 +99,23 @@ def metric_name(metric: str, lang: str) -> str:
     return t(f"pp_m_{metric}", lang)
 
 
-def cell(row: pd.Series | None, lang: str) -> str:
-    """``62% [55–68]`` for a rate, ``2.3 [1.9–2.6]`` for a mean; a dash without hands."""
+def band(lo: str, hi: str, lang: str) -> str:
+    """An interval: ``[1.9, 2.6]``; Turkish writes ``[1,9; 2,6]`` (its comma is the decimal one)."""
+    return f"[{lo}; {hi}]" if lang == "tr" else f"[{lo}, {hi}]"
+
+
+def cell(row: dict | None, lang: str) -> str:
+    """``62% [55, 68]`` for a rate, ``2.3 [1.9, 2.6]`` for a mean (95%); a dash without hands."""
     if row is None or not row["n"]:
         return "–"
     if row["kind"] == "rate":
         v, lo, hi = (num(100 * row[c], lang, 0) if math.isfinite(row[c]) else "–" for c in ("value", "low", "high"))
-        mark = "%"
-        value = f"%{v}" if lang == "tr" else f"{v}{mark}"
-        return f"{value} [{lo}–{hi}]"
+        return f"{'%' + v if lang == 'tr' else v + '%'} {band(lo, hi, lang)}"
     digits = 1 if str(row["metric"]).startswith("penalty:") else 2
     lo, hi = row["low"], row["high"]
-    band = f" [{num(lo, lang, digits)}–{num(hi, lang, digits)}]" if math.isfinite(lo) and math.isfinite(hi) else ""
-    return f"{num(row['value'], lang, digits)}{band}"
+    within = f" {band(num(lo, lang, digits), num(hi, lang, digits), lang)}" if math.isfinite(lo) and math.isfinite(hi) \
+        else ""
+    return f"{num(row['value'], lang, digits)}{within}"
 
 
 def style_html(frame: pd.DataFrame, players: Sequence[str], lang: str) -> str:
