@@ -58,31 +58,52 @@ def bot_moves(turns: int, level: str) -> list[float]:
     return out
 
 
-def hint_times(n: int) -> tuple[list[float], dict[str, list[float]]]:
-    """Seconds per hint, over games until ``n`` hints are timed (and by decision kind)."""
+def hint_times(n: int) -> tuple[list[float], dict[str, list[float]], tuple[int, int]]:
+    """Seconds per hint, over games until ``n`` hints are timed (and by decision kind); and how
+    many of the hints' best moves, played, the review of the stored hand charges nothing and names
+    as its own best (of how many decisions)."""
+    from analysis.game import read_file, replay_game
+    from analysis.review.deep import judge_spot
+    from analysis.review.spots import seed_game, spot_at
+    from dashboard.state.play_games import log_text
     from dashboard.state.play_hints import best_three
 
     out: list[float] = []
     kinds: dict[str, list[float]] = {}
+    agree = judged = 0
     seed = 0
-    while len(out) < n:
-        seed += 1
-        g = new_game(f"oyun-bench-h{seed}", seats=["person", "greedy", "greedy", "greedy"], names=["p", "a", "b", "c"],
-                     seed=f"bench-hint-{seed}", starter=1, hands=1)
+    with tempfile.TemporaryDirectory() as d:
         while len(out) < n:
-            g.bots_until_person()
-            if g.over:
-                break
-            t0 = time.perf_counter()
-            h = best_three(g, 0)
-            took = time.perf_counter() - t0
-            out.append(took)
-            kinds.setdefault(h[0]["kind"], []).append(took)
-            for e in h[0]["events"]:
-                g.person(dict(e))
+            seed += 1
+            g = new_game(f"oyun-bench-h{seed}", seats=["person", "greedy", "greedy", "greedy"],
+                         names=["p", "a", "b", "c"], seed=f"bench-hint-{seed}", starter=1, hands=1)
+            asked = []
+            while len(out) < n:
+                g.bots_until_person()
                 if g.over:
                     break
-    return out, kinds
+                t0 = time.perf_counter()
+                h = best_three(g, 0)
+                took = time.perf_counter() - t0
+                out.append(took)
+                kinds.setdefault(h[0]["kind"], []).append(took)
+                asked.append((len(g.hand_result().steps) - 1, h[0]))
+                for e in h[0]["events"]:
+                    g.person(dict(e))
+                    if g.over:
+                        break
+            if not g.over:
+                break  # the hints ran out mid-hand: the hand has no stored review to compare with
+            f = Path(d) / f"{g.id}.jsonl"
+            f.write_text(log_text(g), encoding="utf-8")
+            res = replay_game(read_file(str(f)).games[0], keep_steps=True)
+            hr = res.hands[0]
+            for step, best in asked:
+                spot = spot_at(hr, step, best["kind"], 0)
+                c = judge_spot(seed_game(res), hr, spot) if spot is not None else None
+                judged += 1
+                agree += c is not None and c.cost == 0 and (c.forced is not None or c.best == best["label"])
+    return out, kinds, (agree, judged)
 
 
 def page_times(hands: int) -> tuple[list[float], list[float]]:
@@ -140,11 +161,13 @@ def main() -> int:
     ap.add_argument("--only-hints", action="store_true", help="time the hints alone")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    hints, kinds = hint_times(args.hints)
+    hints, kinds, (agree, judged) = hint_times(args.hints)
     by = ", ".join(f"{k} {statistics.median(v) * 1000:.0f} ms ({len(v)})" for k, v in sorted(kinds.items()))
     print(f"a hint (the review's verdict at the decision): median {statistics.median(hints) * 1000:.0f} ms over "
           f"{len(hints)} decisions (p90 {sorted(hints)[int(len(hints) * 0.9)] * 1000:.0f} ms, max "
           f"{max(hints) * 1000:.0f} ms; {by}; target <= 1 s)")
+    print(f"the hint's best, played, charged nothing by the review of the stored hand and named its best: "
+          f"{agree} of {judged} decisions")
     if args.only_hints:
         return 0
     moves = bot_moves(args.turns, args.level)
