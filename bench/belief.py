@@ -15,6 +15,8 @@ weighted worlds: the seat's rack with the tile it would draw holds an opening th
 threshold, by the quick meld finder, against whether it did open on that turn).
 
     python bench/belief.py [--variants 101,101-classic,51] [--games 6] [--hands 3] [--every 3]
+    python bench/belief.py --fit --variants 101,101-classic,51,101-partners --games 30   # the model
+    python bench/belief.py --speed 200    # an expert decision's CPU time, belief against uniform
 """
 
 from __future__ import annotations
@@ -65,9 +67,14 @@ def _opened_next(steps: list, i: int, seat: int) -> bool | None:
     return None
 
 
+def _preset(v: str) -> tuple[str, dict | None]:
+    """A preset name, or one with ``-partners`` added: (preset, rule overrides)."""
+    return (v[:-len("-partners")], {"esli": True}) if v.endswith("-partners") else (v, None)
+
+
 def measure(variant: str, games: int, hands: int, every: int, proposals: int, seed: str) -> dict:
     t0 = time.perf_counter()
-    results = _games(variant, games, hands, seed, ["solver"] * 4)
+    results = _games(*_preset(variant)[:1], games, hands, seed, ["solver"] * 4, _preset(variant)[1])
     brier_u = brier_b = 0.0
     cells = 0
     esses = []
@@ -186,6 +193,42 @@ def fit(variant: str, games: int, hands: int, every: int, proposals: int, seed: 
     return {"model": out, "observations": counts}
 
 
+def speed(decisions: int, worlds: int) -> None:
+    """CPU time of one decision as the expert makes it (its fixed worlds, pruning on), the belief
+    against uniform worlds on the same spots of the sample games, in one run."""
+    from analysis.evaluate import candidates, evaluate
+    from analysis.game import read_and_replay
+
+    games, _ = read_and_replay(str(Path(__file__).resolve().parents[1] / "data/sample/games.jsonl.gz"),
+                               keep_steps=True)
+    spots = []
+    for g in games:
+        for h in g.hands:
+            for stp in h.steps:
+                st = stp.state
+                if st is None or st.over:
+                    continue
+                v = View.of(st, st.turn)
+                c = candidates(v)
+                if len(c) > 1:
+                    spots.append((v, c))
+    random.Random(1).shuffle(spots)
+    spots = spots[:decisions]
+    times: dict[str, list[float]] = {"uniform": [], "table": []}
+    for k, (v, c) in enumerate(spots):
+        for b in ("uniform", "table"):
+            t0 = time.process_time()
+            evaluate(v, c, seed=k, worlds=worlds, belief=b)
+            times[b].append(time.process_time() - t0)
+    print(f"decisions: {len(spots)} sample spots, {worlds} worlds each (the expert's), CPU time of this process")
+    for b, t in times.items():
+        t = sorted(t)
+        print(f"  {b:8s} median {1000 * statistics.median(t):6.1f} ms  p90 {1000 * t[int(0.9 * len(t))]:6.1f} ms"
+              f"  (targets 50 / 150)")
+    ratio = statistics.median(times["table"]) / statistics.median(times["uniform"])
+    print(f"  belief / uniform, medians: {ratio:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="101,101-classic,51")
@@ -196,11 +239,17 @@ def main() -> None:
     ap.add_argument("--seed", default="belief")
     ap.add_argument("--fit", action="store_true", help="fit the model on self-play and write "
                     "analysis/evaluate/belief_model.json (other seeds than the measurement's)")
+    ap.add_argument("--speed", type=int, metavar="N", help="time N expert decisions, belief against uniform")
     a = ap.parse_args()
+    if a.speed:
+        from analysis.evaluate.expert import WORLDS
+
+        speed(a.speed, WORLDS)
+        return
     if a.fit:
         models, obs = {}, {}
         for v in a.variants.split(","):
-            variant, rules = (v[:-len("-partners")], {"esli": True}) if v.endswith("-partners") else (v, None)
+            variant, rules = _preset(v)
             got = fit(variant, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", rules)
             models[v], obs[v] = got["model"], got["observations"]
             print(v, got["model"], got["observations"], flush=True)
