@@ -217,13 +217,22 @@ def test_one_hand_with_the_evaluator() -> None:
     if fast.COMPILED is None:
         pytest.skip("the compiled rollout is not built")
     g = sample_games()[0]
-    sp = split_hand(g, 0, 1, worlds=8, draw_worlds=4)
+    sp = split_hand(g, 0, 1, worlds=8)
     assert abs(sp.residual()) < 1e-9
     assert {e.kind for e in sp.luck} >= {"play", "draw", "end"}
     assert all(d.points >= 0 for d in sp.decisions)
-    assert all(e.outcomes > 10 for e in sp.luck if e.kind == "draw")
-    again = split_hand(g, 0, 1, worlds=8, draw_worlds=4)
+    # sampled draws: the expectation is the value the draw was chosen at, the observation the next one's
+    draws = [e for e in sp.luck if e.kind == "draw"]
+    assert draws and all(e.outcomes == 0 and e.tile for e in draws)
+    assert not [n for n in sp.noise_parts if n.at == "draw"]
+    again = split_hand(g, 0, 1, worlds=8)
     assert again.to_dict() == sp.to_dict()  # fixed seeds: the same split
+    assert HandSplit.from_dict(sp.to_dict()).adjusted == pytest.approx(sp.adjusted, abs=1e-3)
+    # enumerated draws: every tile the seat could have drawn, the drawn one among them
+    en = split_hand(g, 0, 1, worlds=8, draws="enumerate", draw_worlds=4)
+    assert abs(en.residual()) < 1e-9
+    assert all(e.outcomes > 10 for e in en.luck if e.kind == "draw")
+    assert [e.tile for e in en.luck if e.kind == "draw"] == [e.tile for e in draws]
 
 
 # ---- the command line ----------------------------------------------------------------------------

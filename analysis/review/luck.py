@@ -77,6 +77,10 @@ from .grade import graded_seats
 from .spots import Spot, hand_spots, known, seed_game, taken_held
 
 DRAW_WORLDS = 16  # worlds per outcome when a draw's outcomes are enumerated (RolloutValues)
+# how the rollout value function takes a draw's expectation: ``sample`` (the draw's own price, whose
+# worlds each draw a tile the seat has not seen: Monte Carlo over the outcomes, free) or
+# ``enumerate`` (every distinct tile priced on DRAW_WORLDS worlds)
+DRAWS = ("sample", "enumerate")
 BASELINE_DEALS = 2000  # random deals the deal's mean value is estimated on, per preset
 Z95 = 1.96
 LUCK_VERSION = "1"  # what a stored split was made by: bump when the construction changes
@@ -292,10 +296,15 @@ class RolloutValues:
 
     name = "rollout"
 
-    def __init__(self, worlds: int = PRICE_WORLDS, draw_worlds: int = DRAW_WORLDS, baseline_deals: int = BASELINE_DEALS):
+    def __init__(self, worlds: int = PRICE_WORLDS, draw_worlds: int = DRAW_WORLDS, baseline_deals: int = BASELINE_DEALS,
+                 draws: str = "sample"):
+        if draws not in DRAWS:
+            raise ValueError(f"draws must be one of {', '.join(DRAWS)}, got {draws!r}")
         self.worlds = worlds
         self.draw_worlds = draw_worlds
         self.baseline_deals = baseline_deals
+        self.draws_mode = draws
+        self.enumerate_draws = draws == "enumerate"
 
     def _price(self, state: HandState, seat: int, cand: Candidate, seed: str, known: Mapping[int, Sequence[Tile]],
                worlds: int) -> float:
@@ -379,16 +388,20 @@ class QuickValues:
 # ---- the deal's mean value -----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=64)
 def deal_baseline(rules: Rules, place: int, deals: int = BASELINE_DEALS) -> float:
     """The mean hand score of the seat ``place`` seats after the starter over ``deals`` random
     deals, every seat played by the rollout model (its team's with partners): the expectation of
     the deal's value, a constant per preset and place. 0 without the compiled model."""
+    return _baselines(rules, deals)[place]
+
+
+@lru_cache(maxsize=64)
+def _baselines(rules: Rules, deals: int) -> tuple[float, ...]:
     if fast.COMPILED is None:
-        return 0.0
-    rng = random.Random(f"luck-baseline:{place}")
+        return (0.0, 0.0, 0.0, 0.0)
+    rng = random.Random("luck-baseline")
     tiles = sorted(full_set().elements())
-    total = 0
+    total = [0, 0, 0, 0]
     n = 0
     for _ in range(deals):
         rng.shuffle(tiles)
@@ -403,11 +416,12 @@ def deal_baseline(rules: Rules, place: int, deals: int = BASELINE_DEALS) -> floa
             racks.append(tuple(pool[pos:pos + k]))
             pos += k
         st = new_hand(rules, 1, 0, ind, racks, pool[pos:])
-        pos_ = fast.Position(st, place)
-        world = pos_.world(st.racks, st.deck or ())
-        total += pos_.value(world, "show", ())
+        got = fast.play(fast.pack(st), fast.rack_bytes(st.racks, st.okey), fast.deck_bytes(st.deck or (), st.okey),
+                        fast.MODE_PLAY)
+        for p in range(4):
+            total[p] += fast.seat_value(got[:4], p, rules)
         n += 1
-    return total / n if n else 0.0
+    return tuple(t / n if n else 0.0 for t in total)
 
 
 # ---- the split -----------------------------------------------------------------------------------
@@ -439,13 +453,14 @@ def _drawn(before: HandState, after: HandState, seat: int) -> Tile | None:
 
 def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PRICE_WORLDS,
                seed: str | None = None, values: Values | None = None,
-               draw_worlds: int = DRAW_WORLDS) -> HandSplit:
+               draw_worlds: int = DRAW_WORLDS, draws: str = "sample") -> HandSplit:
     """Split seat ``seat``'s score in hand ``game.hands[hand_index]`` (0-based; the game replayed
     with its steps) from its own view: the deal, the luck of each chance event, the cost of each of
     its decisions and the estimation noise, adding up to the actual score exactly.
 
     ``worlds``: the fixed worlds each value and decision is priced on (the deep review's 64 by
-    default); ``draw_worlds``: the worlds each possible draw is priced on; ``seed``: the worlds'
+    default); ``draws``: how a draw's expectation is taken (:data:`DRAWS`: ``sample``, the draw's
+    own price, or ``enumerate``, every tile it could have drawn priced on ``draw_worlds`` worlds); ``seed``: the worlds'
     seed (default the game's, as the deep review's); ``values``: another value function
     (:class:`Values`; default :class:`RolloutValues` with these worlds). Raises ValueError for a
     hand that did not end, has no steps, or a seat whose rack the log hides."""
@@ -461,7 +476,7 @@ def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PR
         raise ValueError(f"hand {hr.hand}: the hand did not end ({hr.result}), so it has no score to split")
     if HIDDEN in steps[0].state.racks[seat]:
         raise ValueError(f"hand {hr.hand}: seat {seat}'s rack is hidden in this log; only the viewing seat can be split")
-    vals: Values = values if values is not None else RolloutValues(worlds, draw_worlds)
+    vals: Values = values if values is not None else RolloutValues(worlds, draw_worlds, draws=draws)
     gseed = seed if seed is not None else seed_game(game)
     held = taken_held(steps)
     spots = [sp for turn in hand_spots(hr, frozenset((seat,))) for sp in turn]
@@ -479,20 +494,25 @@ def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PR
     prev = deal  # the value at the last checkpoint
     at = 0  # the last step whose event the split has accounted for
     pending_draw: int | None = None  # the state step before the seat's own draw, once it chose to draw
+    drawn_at: tuple[int, str | None] | None = None  # an own draw whose expectation was the draw's price
+    enumerate_draws = getattr(vals, "enumerate_draws", True)
     for sp in spots:
         if pending_draw is not None and sp.step >= pending_draw + 1 and _own_draw(steps, pending_draw + 1, seat):
-            # the seat's draw: the tile is chance, enumerated over what it could have drawn
+            # the seat's draw: the tile is chance
             b = steps[pending_draw].state
             k += 1
-            kn = known(held, pending_draw + 1, seat)
-            outcome, odds = vals.draws(b, steps[pending_draw + 1].state, seat, seed=sd(), known=kn)
             t = _drawn(b, steps[pending_draw + 1].state, seat)
-            if t is not None and t in outcome:
-                exp = sum(odds[x] * outcome[x] for x in odds)
-                obs = outcome[t]
-                luck.append(LuckEvent(pending_draw + 1, "draw", obs - exp, obs, exp, len(odds), str(t)))
-                noise.append(NoisePart(pending_draw + 1, "draw", exp - prev))
-                prev = obs
+            if enumerate_draws:  # over every tile it could have drawn
+                kn = known(held, pending_draw + 1, seat)
+                outcome, odds = vals.draws(b, steps[pending_draw + 1].state, seat, seed=sd(), known=kn)
+                if t is not None and t in outcome:
+                    exp = sum(odds[x] * outcome[x] for x in odds)
+                    obs = outcome[t]
+                    luck.append(LuckEvent(pending_draw + 1, "draw", obs - exp, obs, exp, len(odds), str(t)))
+                    noise.append(NoisePart(pending_draw + 1, "draw", exp - prev))
+                    prev = obs
+            else:  # the draw's own price is the expectation: the value at the next decision observes it
+                drawn_at = (pending_draw + 1, None if t is None else str(t))
             at = pending_draw + 1
         pending_draw = None
         between = [steps[i].event for i in range(at + 1, sp.step + 1)]
@@ -505,8 +525,11 @@ def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PR
             continue
         if others:
             luck.append(LuckEvent(sp.step, "play", d.before - prev, d.before, prev))
+        elif drawn_at is not None:
+            luck.append(LuckEvent(drawn_at[0], "draw", d.before - prev, d.before, prev, 0, drawn_at[1]))
         elif abs(d.before - prev) > 0:
             noise.append(NoisePart(sp.step, "checkpoint", d.before - prev))
+        drawn_at = None
         costs.append(DecisionCost(sp.step, sp.kind, d.cost, d.played, d.best, sp.line))
         if d.after - d.before - d.cost:
             noise.append(NoisePart(sp.step, f"decision:{sp.kind}", d.after - d.before - d.cost))
@@ -528,12 +551,12 @@ def split_hand(game: GameResult, hand_index: int, seat: int, *, worlds: int = PR
 
 def split_game(game: GameResult, *, seats: Iterable[int] | None = None, worlds: int = PRICE_WORLDS,
                seed: str | None = None, values: Values | None = None, draw_worlds: int = DRAW_WORLDS,
-               progress: Callable[[int, int], None] | None = None) -> list[HandSplit]:
+               draws: str = "sample", progress: Callable[[int, int], None] | None = None) -> list[HandSplit]:
     """Every ended hand of a replayed game split for each seat (``seats``; default every seat whose
     rack is known: a seat-view log's viewer only)."""
     graded = graded_seats(game)
     want = sorted(set(seats) if seats is not None else (set(graded) if graded is not None else {0, 1, 2, 3}))
-    vals = values if values is not None else RolloutValues(worlds, draw_worlds)
+    vals = values if values is not None else RolloutValues(worlds, draw_worlds, draws=draws)
     jobs = [(i, s) for i, hr in enumerate(game.hands) if hr.steps and hr.valid
             and hr.result in ("finish", "exhausted", "void") for s in want
             if HIDDEN not in hr.steps[0].state.racks[s]]
@@ -631,6 +654,6 @@ def _r(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 2)
 
 
-__all__ = ["BASELINE_DEALS", "DRAW_WORLDS", "LUCK_VERSION", "Decided", "DecisionCost", "HandSplit", "LuckEvent", "NoisePart",
+__all__ = ["BASELINE_DEALS", "DRAWS", "DRAW_WORLDS", "LUCK_VERSION", "Decided", "DecisionCost", "HandSplit", "LuckEvent", "NoisePart",
            "QuickValues", "RolloutValues", "SkillPoint", "Values", "actual_score", "after_draw", "deal_baseline",
            "draw_odds", "mean_ci", "skill_line", "skill_summary", "split_game", "split_hand"]
