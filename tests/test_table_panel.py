@@ -190,10 +190,23 @@ def test_replay_panel_shows_read_tables_numbers_for_the_picked_seat(logs: dict[s
     assert opened["opened"] and opened["opens_next"] is None  # seat 1 opened at its first turn
     assert ("açtı" if lang == "tr" else "opened") in page
     assert ("sırası gelince açar" if lang == "tr" else "opens on its next turn") in page  # seats 0 and 3
-    # a tile of the viewer's rack that is dangerous is framed; its words name the rule
-    hot = [d for d in want["dangers"] if d["opening"] or d["finish"] or d["layoff"]]
-    assert page.count('class="th-cell th-hot"') == len(hot)
-    assert page.count('class="th-cell th-safe"') == len(want["dangers"]) - len(hot)
+    # a dangerous tile of the viewer's rack is framed in red (a lay-off, or 10% or more), a smaller
+    # danger dashed; the words name the rule
+    nxt = next(s for s in want["seats"] if s["seat"] == 3)  # the seat after the viewer
+    base = nxt["opens_next"] or 0.0  # it opens on its next turn anyway this often
+    assert (f"o zaten sırası gelince {table_words.pct(base, lang)} açar" if lang == "tr"
+            else f"who opens on its next turn anyway: {table_words.pct(base, lang)}") in page
+    risk = [d["finish"] + max(0.0, d["opening"] - base) for d in want["dangers"]]
+    hot = sum(1 for d, r in zip(want["dangers"], risk) if d["layoff"] or r >= 0.10)
+    warm = sum(1 for d, r in zip(want["dangers"], risk) if not d["layoff"] and 0.03 <= r < 0.10)
+    assert page.count('class="th-cell th-hot"') == hot
+    assert page.count('class="th-cell th-warm"') == warm
+    assert page.count('class="th-cell th-safe"') == len(want["dangers"]) - hot - warm
+    assert hot and warm  # this position has both
+    # a held tile is green where the table makes it likelier than a uniform deal by more than ±
+    lifted = sum(1 for x in want["seats"] for _, p, u in x["held"] if p - u > want["se"])
+    assert page.count('class="th-cell th-up"') == lifted
+    assert (">X5</a>" in page) == any(d["opening"] for d in want["dangers"])  # 101 charges X5: linked
 
 
 @pytest.mark.parametrize("lang", ["tr", "en"])
