@@ -56,6 +56,8 @@ class Clock:
         self.answered: list[float] = []  # draws and tiles tapped into a per
         self.to_turn: list[float] = []  # discard -> your next turn (bots included)
         self.last = 0.0
+        self.refused: list[str] = []  # the page's refusals of the person's taps
+        self.lost = 0  # taps the page did not answer in 30 s, sent again
 
 
 # what the page shows once a tap is answered (read in one evaluation: a rerun may redraw between
@@ -63,6 +65,8 @@ class Clock:
 NEXT_STEP = """(events) => {
     if (document.querySelector('[data-testid="pl-over"]')) return "over";
     const t = document.querySelectorAll('[data-testid="pl-turn"]');
+    if (t.length === 1 && t[0].dataset.events === events && !document.querySelector('[data-testid="stStatusWidget"]')
+        && document.querySelector('[data-testid="stAlertContentError"]')) return "refused";
     return t.length === 1 && t[0].dataset.events !== events && t[0].dataset.mine === "1";
 }"""
 BUILT = """(text) => {
@@ -71,21 +75,30 @@ BUILT = """(text) => {
 }"""
 
 
-def _tap(page: Any, clock: Clock, into: list[float] | None, selector: str, answered: str, arg: str) -> bool:
+def _tap(page: Any, clock: Clock, into: list[float] | None, selector: str, answered: str, arg: str) -> str | bool:
     """Click ``selector`` once the page is idle (think time, not timed) and time the click until
-    ``answered`` holds; True when the hand ended."""
+    ``answered`` holds; what it returned ("over": the hand ended, "refused")."""
     loc = page.locator(selector).first
     loc.wait_for(state="visible", timeout=30_000)
     _idle(page)
     page.wait_for_timeout(100)
     t0 = time.perf_counter()
     loc.click()
-    got = page.wait_for_function(answered, arg=arg, timeout=120_000).json_value()
+    try:
+        got = page.wait_for_function(answered, arg=arg, timeout=30_000).json_value()
+    except Exception:  # noqa: BLE001 - a click lost in a redraw: the page still shows the same step
+        clock.lost += 1
+        _idle(page)
+        page.locator(selector).first.click()
+        got = page.wait_for_function(answered, arg=arg, timeout=120_000).json_value()
     clock.last = time.perf_counter() - t0
+    clock.taps += 1
+    if got == "refused":
+        clock.refused.append(page.locator('[data-testid="stAlertContentError"]').first.inner_text()[:160])
+        return "refused"
     if into is not None:
         into.append(clock.last)
-    clock.taps += 1
-    return got == "over"
+    return got  # type: ignore[no-any-return]
 
 
 def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
@@ -130,10 +143,24 @@ def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
             clock.opened += 1
         if page.locator('[data-testid="pl-over"]').count():
             return
-    # the discard (the rack's first tile), timed until your next turn is on the page (or the hand's end)
-    over = _tap(page, clock, None, '[class*="st-key-tilerack-"] button', NEXT_STEP, turn["events"])
+    # the discard (the rack's first tile), timed until your next turn is on the page (or the hand's end);
+    # refused (an opening under an escalated threshold is refused at the discard, O1): taken back
+    # (O6) and the next tile tried
+    for k in range(30):
+        got = _tap(page, clock, None, f'[class*="st-key-tilerack-"] button >> nth={k}', NEXT_STEP, turn["events"])
+        if got != "refused":
+            break
+        back = page.locator('[class*="st-key-pl_takeback-"] button')
+        if back.count():
+            t = _turn(page)
+            back.click()
+            clock.taps += 1
+            page.wait_for_function(NEXT_STEP.replace('t[0].dataset.mine === "1"', "true"), arg=t["events"],
+                                   timeout=60_000)
+            _idle(page)
+            turn = _turn(page)
     _wait_step(page, turn["events"])
-    if not over and not page.locator('[data-testid="pl-over"]').count():
+    if got is True and not page.locator('[data-testid="pl-over"]').count():
         clock.to_turn.append(clock.last)
 
 
@@ -257,7 +284,9 @@ def main() -> int:
     print(f"game {gid}: {len(rows)} hands on the page, {len(hands)} in the log, replay valid {game['valid']}, "
           f"agrees {game['agrees']}; totals page {[sum(r[k + 1] for r in rows) for k in range(4)]} "
           f"engine {game['totals']}")
-    print(f"opened by clicks in {clock.opened} of {len(rows)} hands")
+    print(f"opened by clicks in {clock.opened} of {len(rows)} hands; the page refused {len(clock.refused)} of the "
+          f"person's taps{': ' + clock.refused[0] if clock.refused else ''}; {clock.lost} taps unanswered in 30 s "
+          f"and sent again")
     print(f"taps {clock.taps}; a tap answered (draws and per tiles) median {statistics.median(clock.answered) * 1000:.0f} ms "
           f"over {len(clock.answered)} (target <= 300 ms); discard to your turn median "
           f"{statistics.median(clock.to_turn):.2f} s over {len(clock.to_turn)} (target <= 1.5 s); "
