@@ -72,3 +72,19 @@ def test_the_careless_expert_is_a_bot_of_its_own() -> None:
 
     assert BOTS["expert-careless"] is CarelessExpertBot and BOTS["expert"] is ExpertBot
     assert CarelessExpertBot.model == "careless" and ExpertBot.model is None
+
+
+def test_a_decisions_rollouts_make_its_own_seat_careful_and_its_partner_with_partners() -> None:
+    """The deciding seat's own future play avoids feeding (and its partner's, whose X5 is the
+    team's); the other seats play the policy they always played; model 'careless' is none."""
+    from analysis.game import resolve
+
+    st = _position()
+    assert fast.Position(st, 0).careful == 0b0001 and fast.Position(st, 3).careful == 0b1000
+    assert fast.Position(st, 0, fast.CARELESS).careful == 0
+    assert fast.own_seats(1, resolve("101", {"esli": True})) == 0b1010
+    # the packed base carries the mask: the deciding seat 0 keeps R12 in its rollouts
+    pos = fast.Position(st, 0)
+    out = fast.play(pos.base, fast.rack_bytes(st.racks, st.okey), fast.deck_bytes(st.deck, st.okey),
+                    fast.MODE_DISCARD_POLICY, -1, True)
+    assert fast.trace_events(out[5], st.okey, st.indicator)[0]["tile"] == "B2"

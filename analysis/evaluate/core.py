@@ -299,7 +299,7 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
     :class:`.belief.Stats`."""
     name = model or MODEL
     if name in ("compiled", "careless") and fast.COMPILED is not None:
-        pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else fast.CAREFUL)
+        pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else None)
         codes = _CodeWorlds(view, unseen, pinned)
         if (belief or BELIEF) == B.TABLE:
             bw = B.BeliefWorlds(view, lambda r: codes.draw(r), rng)

@@ -88,8 +88,17 @@ def rules_ints(r: Rules) -> list[int]:
             int(r.multipliers == "E7"), int(r.void_all_pairs), int(r.esli)]
 
 
-CAREFUL = 0b1111  # every seat's discards avoid feeding the next seat's opening (X5): the default policy
-CARELESS = 0  # the policy before it: X3 and X4 avoided, X5 not weighed (the ``expert-careless`` bot's)
+# the seats (a bit each) whose discards avoid feeding the next seat's opening (X5): every seat (the
+# proof's hands), none (the policy before it: the ``expert-careless`` bot's); a decision's rollouts
+# make the deciding seat careful (:func:`own_seats`)
+CAREFUL = 0b1111
+CARELESS = 0
+
+
+def own_seats(seat: int, rules: Rules) -> int:
+    """The careful seats of a decision's rollouts: the seat's own future play (and its partner's,
+    whose X5 is the team's); the other seats play the policy they always played."""
+    return 1 << seat | (1 << (seat + 2) % 4 if rules.esli else 0)
 
 
 def pack(st: HandState, careful: int = CAREFUL) -> bytes:
@@ -189,13 +198,13 @@ class Position:
 
     __slots__ = ("_after", "base", "careful", "okey", "rules", "seat", "state")
 
-    def __init__(self, state: HandState, seat: int, careful: int = CAREFUL) -> None:
+    def __init__(self, state: HandState, seat: int, careful: int | None = None) -> None:
         self.state = state
         self.seat = seat
         self.okey = state.okey
         self.rules = state.rules
-        self.careful = careful
-        self.base = pack(state, careful)
+        self.careful = own_seats(seat, state.rules) if careful is None else careful
+        self.base = pack(state, self.careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
@@ -372,5 +381,5 @@ def trace_events(tr: bytes, okey: Tile, indicator: Tile) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["CARELESS", "CAREFUL", "COMPILED", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
+__all__ = ["CARELESS", "CAREFUL", "COMPILED", "own_seats", "PARTS", "PART_RULES", "Position", "RATES", "MODE_DISCARD", "MODE_DISCARD_POLICY", "MODE_DRAW", "MODE_PLAY", "MODE_TAKE", "code",
            "counts_bytes", "deck_bytes", "pack", "play", "rack_bytes", "seat_value", "trace_events"]
