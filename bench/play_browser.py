@@ -271,7 +271,13 @@ def main() -> int:
         db = Path(d) / "bench.duckdb"
         store.connect(db, seed=False).close()
         with streamlit_server(db, Path(d) / "server.log") as url:
-            gid, rows, per_hand = play(url, db, args, clock)
+            try:
+                gid, rows, per_hand = play(url, db, args, clock)
+            except Exception:
+                log = (Path(d) / "server.log").read_text(errors="replace")
+                at = log.rfind("Traceback")
+                print("the server's last traceback:\n" + (log[at:at + 3000] if at >= 0 else log[-1500:]))
+                raise
         log = play_games.folder(str(db)) / f"{gid}.jsonl"
         game = replayed(log)
         server_log = (Path(d) / "server.log").read_text(errors="replace")
