@@ -14,8 +14,9 @@ interval clustered by game, and the Brier score beside the uniform guess's (1 / 
 baseline of the same run). Target: in every decile holding at least 2% of the predictions the
 observed frequency is within 5 percentage points of the mean predicted one (PASS / FAIL).
 
-``--write`` writes the fit games' hands as the model file (analysis/review/winprob_hands.json):
-the committed file is made by ``python bench/winprob.py --write`` at the default sizes. Played games
+``--write`` writes the fit games' hands of the models run into the model file
+(analysis/review/winprob_hands.json), the file's other models kept: the committed file is made by
+``python bench/winprob.py --write`` (400 fit games a model). Played games
 are kept under ``--cache`` (a game depends only on its seed and number), so a second run only
 predicts.
 
@@ -199,15 +200,15 @@ def main() -> int:
         print(f"  Brier {brier:.4f}, uniform guess {base:.4f} (ratio {brier / base:.2f}); "
               f"{'PASS' if ok else 'FAIL'} (every decile with >= 2% within {100 * TARGET:.0f} points)", flush=True)
     print(f"\noverall: {'PASS' if all_ok else 'FAIL'}")
-    if a.write:
-        if set(keys) != set(MODELS):
-            print("--write needs every model (leave --models out)", file=sys.stderr)
-            return 2
-        winprob.write_models(fitted, about={
-            "made_by": f"python bench/winprob.py --write --fit {a.fit}", "bots": ",".join(BOTS),
+    if a.write:  # this run's models replace theirs in the file; the file's other models stay
+        kept = winprob.load_models() if winprob.MODEL_FILE.exists() else {}
+        for m in fitted:
+            kept[m.key] = m
+        winprob.write_models([kept[k] for k in MODELS if k in kept], about={
+            "made_by": "python bench/winprob.py --write (--models M, --fit N)", "bots": ",".join(BOTS),
             "seed": "winprob-fit", "what": "per model, the four seats' scores of every finished or exhausted "
-                                           "hand of its fit games (penalties included)"})
-        print(f"wrote {winprob.MODEL_FILE}")
+                                           "hand of its fit games (penalties included); games: how many"})
+        print(f"wrote {', '.join(m.key for m in fitted)} into {winprob.MODEL_FILE}")
     return 0 if all_ok else 1
 
 
