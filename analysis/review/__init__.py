@@ -5,7 +5,8 @@ Imports :mod:`analysis.game`, :mod:`analysis.solver`, :mod:`analysis.players` an
 :mod:`analysis.evaluate`. Modules: :mod:`.model` (categories, decisions, choices, mistakes, the
 version digest), :mod:`.options` (what a seat could do, priced by the solver), :mod:`.grade`
 (``review_game``, the quick exact pass), :mod:`.deep` (every decision in expected points),
-:mod:`.chance`, :mod:`.practice`, :mod:`.report` (HTML and JSON).
+:mod:`.chance`, :mod:`.practice`, :mod:`.report` (HTML and JSON), :mod:`.winprob` (the chance to
+win the game from the totals and the hands left).
 """
 
 from .chance import Chance, chance_to_open, opens_with, unseen_tiles
