@@ -18,7 +18,7 @@ from dashboard.board import game_rules
 from dashboard.state import data, deep_data, suggest, url_state
 from dashboard.state import review_data as rv
 from dashboard.board import board_marks, deep_view, loss_graph, notes_view, player_view, replay_keys, retry, study_view
-from dashboard.board import winprob_view
+from dashboard.board import luck_view, winprob_view
 from dashboard.board import table_view
 from dashboard.words.graph_words import t as gw
 from dashboard.words.i18n import md_plain, t
@@ -32,6 +32,7 @@ from dashboard.board.replay_view import (
     score_rows,
     suggestion_html,
 )
+from dashboard.words.luck_words import t as lw
 from dashboard.words.retry_words import t as rt
 from dashboard.words.seatview_words import t as sv
 from dashboard.words.winprob_words import t as wt
@@ -214,6 +215,9 @@ with board:
     with st.expander(wt("wp_chart_title", lang)):  # the whole game, the hand on the board marked
         winprob_view.section(rp.result, players, lang, key="wp_replay",
                              at_done=winprob_view.done_before(rp.result, int(hand_no)))
+    with st.expander(lw("lk_title", lang)):  # the hand's score: deal, luck, decisions' cost, noise
+        luck_view.section(str(game), rp.hand_index(int(hand_no)), int(seat_for_turns) if viewer is None else viewer,
+                          players, lang, key="lk_replay")
 
 with side:
     with st.container(horizontal=True, gap="small", key="rp_side_nav"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.board import deep_view, loss_graph, moments_view, notes_view, winprob_view
+from dashboard.board import deep_view, loss_graph, luck_view, moments_view, notes_view, winprob_view
 from dashboard.state import data, url_state
 from dashboard.state import review_data as rv
 from dashboard.words.i18n import t as tm
@@ -46,6 +46,7 @@ if not rv.analyzed(game):
     rv.analyze_buttons(lang, game)
     deep_view.review_section(game, lang)  # or the deep pass at once
     _chance()  # from the scores alone: no review needed
+    luck_view.review_section(game, lang)  # a hand's score split into luck and skill, when asked
     notes_view.review_list(game, lang)  # the coach's notes, each opening its Replay step
     st.stop()
 
@@ -74,6 +75,7 @@ if floor:
 ms = ms.reset_index(drop=True)
 loss_graph.review_chart(game, names, lang, pick or None)  # a click opens the Replay there
 _chance()
+luck_view.review_section(game, lang, pick or None)  # a hand's score split into luck and skill, when asked
 
 st.subheader(tr("mistakes", lang))
 st.caption(tr("legend", lang))
