@@ -260,3 +260,28 @@ def test_istaka_profile_prints_the_skill_line(tmp_path, capsys) -> None:
     assert main(["profile", "Nobody", "--db", db]) == 2
     assert "no player 'Nobody'" in capsys.readouterr().err
     assert main(["profile", "Emre", "--db", db, "--variant", "nope"]) == 2
+
+
+def test_the_html_report_shows_the_split_of_each_hand(tmp_path) -> None:
+    import re
+
+    from analysis.cli import main
+    from analysis.review import render, review_game
+
+    g = next(x for x in sample_games() if x.view is not None)
+    splits = split_game(g, values=QuickValues())
+    for lang, head in (("en", "Luck and skill, hand by hand"), ("tr", "Şans ve beceri, el el")):
+        page = render(g, review_game(g), lang=lang, luck=splits)
+        assert head in page
+        rows = re.findall(r'<tr data-hand="(\d+)" data-seat="(\d)">(.*?)</tr>', page)
+        assert [(int(h), int(s)) for h, s, _ in rows] == [(s.hand, s.seat) for s in splits]
+        for (_, _, cells), s in zip(rows, splits):
+            nums = [float(x.replace(",", ".")) for x in re.findall(r"<td>(?:<b>)?(-?[\d.,]+)", cells)[1:]]
+            assert nums == [round(v, 1) for v in (s.deal, s.luck_total - s.deal_luck, s.cost, s.noise, s.actual,
+                                                  s.adjusted)]
+    assert 'id="luck"' not in render(g, review_game(g), lang="en")  # only when asked
+    out = tmp_path / "r.html"
+    log = next(f for f in SAMPLE if "view-101" in f)
+    gid = next(x.game for x in sample_games() if x.view is not None and "101" == x.variant)
+    assert main(["report", gid, "--log", log, "--out", str(out), "--luck", "--lang", "en"]) == 0
+    assert out.read_text(encoding="utf-8").count('<tr data-hand="') == 3

@@ -3,7 +3,7 @@ report`` (one game's review as a standalone HTML file, or as JSON).
 
     istaka analyze [--db FILE] [--jobs J] [--force] [--deep [--budget S] [--worlds W]]
     istaka report GAME (--out FILE.html | --json) [--db FILE | --log FILE.jsonl] [--deep] [--lang tr|en]
-                  [--min-cost N]
+                  [--min-cost N] [--luck]
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     r.add_argument("--lang", choices=("tr", "en"), default="tr",
                    help="the report's language: the HTML, and the key moments' lessons in --json (default tr, "
                    "as the board)")
+    r.add_argument("--luck", action="store_true",
+                   help="add each hand's luck and skill split (every seat whose rack is known, from its own view; "
+                   "a few seconds a hand)")
     r.add_argument("--min-cost", type=float, default=0, metavar="N",
                    help="only mistakes over N expected points in full; the rest collapsed (default 0)")
     src = r.add_mutually_exclusive_group()
@@ -153,15 +156,24 @@ def cmd_report(args: argparse.Namespace) -> int:
         gr = deep_review_game(res)
     else:
         gr = review_game(res)
+    luck: list[Any] = []
+    if args.luck:
+        from analysis.review.luck import split_game
+        from analysis.store.profile import PROFILE_WORLDS
+
+        luck = split_game(res, worlds=PROFILE_WORLDS)
     if args.json:
-        text = json.dumps(report_json(gr, res, notes, args.lang), ensure_ascii=False)
+        out = report_json(gr, res, notes, args.lang)
+        if args.luck:
+            out["luck"] = [s.to_dict() for s in luck]
+        text = json.dumps(out, ensure_ascii=False)
         if not args.out:
             print(text)
             return 0
     else:
         if args.min_cost < 0:
             raise UsageError("--min-cost must be 0 or more")
-        text = render(res, gr, lang=args.lang, min_cost=args.min_cost, notes=notes)
+        text = render(res, gr, lang=args.lang, min_cost=args.min_cost, notes=notes, luck=luck)
     if len(text) > MAX_REPORT_CHARS:  # a game of legal but endless turns: refused before it is written
         raise UsageError(f"the report of {args.game} would be {len(text) / 2**20:,.0f} MB, past the limit of "
                          f"{MAX_REPORT_CHARS >> 20} MB (docs/limits.md); nothing was written")

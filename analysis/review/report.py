@@ -422,11 +422,35 @@ def moments_html(per_seat: Sequence[Sequence[Moment]], lang: str = "en") -> str:
     return "".join(parts) + "</div></section>"
 
 
-def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0, notes: Sequence[Any] = ()) -> str:
+def luck_html(splits: Sequence[Any], lang: str = "en") -> str:
+    """The luck and skill split of each hand of the reviewed seats (:class:`analysis.review.luck.HandSplit`)
+    as a small table: hand, player, the deal's expected score, the luck, the decisions' cost, the
+    noise, the actual and the luck-adjusted score."""
+    if not splits:
+        return ""
+
+    def n(x: float) -> str:
+        s = f"{x:.1f}"
+        return s.replace(".", ",") if lang == "tr" else s
+
+    head = "".join(f"<th>{esc(word(k, lang))}</th>" for k in ("hand", "luck_player", "luck_deal", "luck_luck",
+                                                               "luck_cost", "luck_noise", "luck_actual",
+                                                               "luck_adjusted"))
+    rows = [f'<tr data-hand="{s.hand}" data-seat="{s.seat}"><td>{s.hand}</td><td>{esc(s.player)}</td>'
+            f"<td>{n(s.deal)}</td><td>{n(s.luck_total - s.deal_luck)}</td><td>{n(s.cost)}</td>"
+            f"<td>{n(s.noise)}</td><td>{n(s.actual)}</td><td><b>{n(s.adjusted)}</b></td></tr>" for s in splits]
+    return (f'<h2 id="luck">{esc(word("luck_title", lang))}</h2><p class="lbl">{esc(word("luck_note", lang))}</p>'
+            f'<table class="luck"><tr>{head}</tr>{"".join(rows)}</table>')
+
+
+def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 0, notes: Sequence[Any] = (),
+           luck: Sequence[Any] = ()) -> str:
     """The review report of one game (``res`` replayed with its steps) as a standalone HTML page,
     in Turkish (``lang="tr"``) or English. A deep review's decisions costing ``min_cost`` or less
     (those without a cost, forced ones) are collapsed into one closed list per hand. ``notes``: the
-    coach's notes on the game (:mod:`analysis.store.notes`), each under its hand's heading."""
+    coach's notes on the game (:mod:`analysis.store.notes`), each under its hand's heading. ``luck``:
+    the hands' luck and skill splits (:func:`analysis.review.luck.split_game`), shown as a table
+    after the summary."""
     if lang not in ("tr", "en"):
         raise ValueError(f"lang must be 'tr' or 'en', not {lang!r}")
     noted: set[int] = set()  # hand numbers whose notes are written (a void hand's number comes again, E3)
@@ -443,6 +467,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
            moments_html(moments, lang)]
     rows = gr.summary()
     out.append(stats_html(rows, lang, gr.depth == "deep"))
+    out.append(luck_html(luck, lang))
     total_forced = sum(row["forced"] for row in rows)
     if gr.depth == "deep":
         w = pricing_worlds(gr)
@@ -485,4 +510,4 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     return "\n".join(out)
 
 
-__all__ = ["anchor_id", "best_html", "detail_html", "events_html", "moments_html", "render"]
+__all__ = ["anchor_id", "best_html", "detail_html", "events_html", "luck_html", "moments_html", "render"]

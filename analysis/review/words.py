@@ -202,6 +202,22 @@ WORDS: dict[str, tuple[str, str]] = {
                       "gerçek sonuçlarıyla denetlendi)",
                       "the expected hand score at the seat's first decision (the model's value, checked against "
                       "the expert bot's real results in matches)"),
+    "luck_title": ("Şans ve beceri, el el", "Luck and skill, hand by hand"),
+    "luck_note": ("Her oyuncunun el puanı kendi görüşünden parçalara ayrıldı: dağıtımda beklenen puan, her "
+                  "şans olayının şansı (sonraki beklenen puan eksi önceki), kararların bedeli (oynanan eksi en "
+                  "iyisi) ve tahmin gürültüsü; toplamları gerçek puandır. Şanstan arındırılmış puan = gerçek "
+                  "puan eksi bütün şans (dağıtımınki ortalama bir dağıtıma göre). Düşük olan iyidir.",
+                  "Each player's hand score split from their own view: the expected score at the deal, the luck "
+                  "of each chance event (the expected score after it minus before), the decisions' cost (played "
+                  "minus best) and the estimation noise; they add up to the actual score. Luck-adjusted score = "
+                  "actual score less every luck term (the deal's against an average deal). Lower is better."),
+    "luck_player": ("Oyuncu", "Player"),
+    "luck_deal": ("Dağıtım", "Deal"),
+    "luck_luck": ("Şans", "Luck"),
+    "luck_cost": ("Kararların bedeli", "Decisions' cost"),
+    "luck_noise": ("Gürültü", "Noise"),
+    "luck_actual": ("Gerçek", "Actual"),
+    "luck_adjusted": ("Şanstan arındırılmış", "Luck-adjusted"),
 }
 
 
