@@ -28,6 +28,7 @@ from analysis.review.spots import seed_game
 from analysis.store import studies as S
 from dashboard.state import play_games, table_read
 from dashboard.words import table_words
+from dashboard.words.text import md_text
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 GID = "th-1"
@@ -131,7 +132,7 @@ def _game(swap: bool = False) -> list[dict[str, Any]]:
 def _db(path: Path, log: Path, study: bool = False) -> Path:
     con = store.connect(path, seed=False)
     store.import_paths(con, [str(log)], workers=1)
-    if study:
+    if study:  # seat 2 at step 9 (in a seat-view log of seat 0, a hidden seat)
         res = replay_game(read_file(log).games[0], keep_steps=True)
         S.create(con, "Ders", [S.Item(res.game, 1, 9, 2, "okunacak konum")])
     con.close()
@@ -150,7 +151,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         view = d / f"{name}-view.jsonl"
         view.write_text(buf.getvalue(), encoding="utf-8")
         out[name] = _db(d / f"{name}.duckdb", full, study=name == "a")
-        out[name + "-view"] = _db(d / f"{name}-view.duckdb", view)
+        out[name + "-view"] = _db(d / f"{name}-view.duckdb", view, study=name == "a")
         out[name + "-log"], out[name + "-view-log"] = full, view
     return out
 
@@ -239,7 +240,7 @@ def test_the_panel_at_the_hands_end_says_there_is_nothing_to_read(logs: dict[str
     last = len(replay_game(read_file(logs["a-log"]).games[0], keep_steps=True).hands[0].steps) - 1
     at = _replay(logs["a"], monkeypatch, "en", step=last)
     assert panel(at) is None
-    assert "The hand is over: nothing left to read." in [c.value for c in at.caption]
+    assert md_text("The hand is over: nothing left to read.") in [c.value for c in at.caption]
 
 
 # ---- the hidden-information test ------------------------------------------------------------
@@ -294,6 +295,21 @@ def test_study_panel_reads_the_studied_seat(logs: dict[str, Path], lang: str, mo
     state, _ = _state(logs["a-log"], 1, 9)
     check(panel(at), expected(state, 2, f"{GID}:1:9"), lang)
     one_language(at, lang)
+
+
+@pytest.mark.parametrize("lang", ["tr", "en"])
+def test_a_study_of_a_hidden_seat_in_a_seat_view_log_reads_nothing(logs: dict[str, Path], lang: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ISTAKA_DB", str(logs["a-view"]))
+    monkeypatch.delenv("ISTAKA_MODE", raising=False)
+    with store.reading(logs["a-view"]) as con:
+        sid = S.find(con, "Ders")
+    at = open_panel(ui.open_page(AppTest.from_file(APP, default_timeout=120), "study", study=sid, item=1, lang=lang),
+                    "th_study")
+    assert panel(at) is None
+    said = ("Bu kayıt Ali gözünden: yalnızca Ali için okunur." if lang == "tr"
+            else "This log is Ali's view: it is read for Ali only.")
+    assert md_text(said) in [c.value for c in at.caption]  # a name from a log, escaped
 
 
 # ---- the Play page's hints ------------------------------------------------------------------

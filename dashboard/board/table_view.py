@@ -24,7 +24,7 @@ from analysis.game import Rules, Tile
 from dashboard.state import table_read
 from dashboard.words.rule_links import link_rules_html
 from dashboard.words.table_words import pct, t
-from dashboard.board.tiles_view import esc, tile_html
+from dashboard.board.tiles_view import esc, md_text, tile_html
 
 CSS = """<style>
 .ist-th{font-size:13px;line-height:1.3}
@@ -150,13 +150,13 @@ def _section(key: str, seat: int, players: Sequence[str], okey: Tile | None, x5:
     with box:
         if not box.open:  # closed: nothing computed (the panel costs a few tenths of a second)
             return
-        st.caption(t("th_intro", lang, name=players[seat]))
+        st.caption(md_text(t("th_intro", lang, name=players[seat])))  # a name from a log: escaped
         if note is not None:
-            st.caption(note)
+            st.caption(md_text(note))
             return
         r = get()
         if r is None:
-            st.caption(t("th_over", lang))
+            st.caption(md_text(t("th_over", lang)))
             return
         st.html(CSS)
         st.markdown(panel_html(r, players, okey, lang, x5=x5), unsafe_allow_html=True)
