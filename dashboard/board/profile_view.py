@@ -23,6 +23,9 @@ CSS = """<style>
 .ist-pp th, .ist-pp td {padding: 0.2rem 0.4rem; border-bottom: 1px solid rgba(128,128,128,0.3); vertical-align: top}
 .ist-pp th {text-align: left; font-weight: 600}
 .ist-pp td.n {text-align: right; white-space: nowrap}
+.ist-pp td.v {text-align: right}
+.ist-pp .v1, .ist-pp .ci {display: inline-block; white-space: nowrap}
+.ist-pp .ci {font-size: 0.8rem; opacity: 0.75; margin-left: 0.25rem}
 .ist-pp .r {display: block; font-size: 0.78rem; opacity: 0.8}
 </style>"""
 
@@ -110,12 +113,12 @@ def cell(row: dict | None, lang: str) -> str:
         return "–"
     if row["kind"] == "rate":
         v, lo, hi = (num(100 * row[c], lang, 0) if math.isfinite(row[c]) else "–" for c in ("value", "low", "high"))
-        return f"{'%' + v if lang == 'tr' else v + '%'} {band(lo, hi, lang)}"
+        return f'<span class="v1">{"%" + v if lang == "tr" else v + "%"}</span> <span class="ci">{band(lo, hi, lang)}</span>'
     digits = 1 if str(row["metric"]).startswith("penalty:") else 2
     lo, hi = row["low"], row["high"]
-    within = f" {band(num(lo, lang, digits), num(hi, lang, digits), lang)}" if math.isfinite(lo) and math.isfinite(hi) \
-        else ""
-    return f"{num(row['value'], lang, digits)}{within}"
+    within = f' <span class="ci">{band(num(lo, lang, digits), num(hi, lang, digits), lang)}</span>' \
+        if math.isfinite(lo) and math.isfinite(hi) else ""
+    return f'<span class="v1">{num(row["value"], lang, digits)}</span>{within}'
 
 
 def style_html(frame: pd.DataFrame, players: Sequence[str], lang: str) -> str:
@@ -128,7 +131,7 @@ def style_html(frame: pd.DataFrame, players: Sequence[str], lang: str) -> str:
     rows = []
     for m in metrics:
         label = link_rules_html(esc(metric_name(m, lang)), lang)
-        cells = "".join(f'<td class="n">{cell(by.get((w, m)), lang)}</td>' for w in whos)
+        cells = "".join(f'<td class="v">{cell(by.get((w, m)), lang)}</td>' for w in whos)
         rows.append(f'<tr data-metric="{esc(m)}"><td>{label}</td>{cells}</tr>')
     return f'<table class="ist-pp" data-testid="pp-style"><tr>{head}</tr>{"".join(rows)}</table>'
 
