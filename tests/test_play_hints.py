@@ -51,7 +51,7 @@ def test_a_hand_played_by_the_hints_is_judged_without_a_cost_and_the_same_best(s
         assert c is not None
         assert c.cost == 0, (step, best, c.best)
         if c.forced is None:
-            assert c.best == best["label"] and round(c.expected_best, 1) == best["mean"], (step, best, c.best)
+            assert c.best == best["label"] and abs(c.expected_best - best["mean"]) <= 0.06, (step, best, c.best)
 
 
 def test_no_hint_for_a_seat_whose_turn_it_is_not() -> None:
