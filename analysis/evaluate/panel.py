@@ -3,8 +3,8 @@
 From the worlds the evaluator samples and weighs (:mod:`.belief`), for each other seat:
 
 - the chance it opens on its next turn (unopened seats): the share of worlds in which its rack,
-  with the tile it would draw next, holds an opening that reaches its threshold (the quick meld
-  finder for points, pairs counted as O3 counts them);
+  with the tile it would draw next, holds an opening that reaches its threshold (the exact
+  solver's best points opening, pairs counted as O3 counts them);
 - the tiles it most likely holds, with their chance beside the chance a uniform deal gives;
 - the tiles it most likely needs: the faces that would complete a meld with two tiles of its rack,
   those the table makes likelier than a uniform deal does first;
@@ -27,6 +27,7 @@ import numpy as np
 from analysis.game import FACES, Tile
 from analysis.players import View
 from analysis.solver import quick as BM
+from analysis.solver import best_points_opening
 
 from . import belief as B
 from . import fast
@@ -80,10 +81,19 @@ def _counts(world: tuple[bytes, bytes], seat: int) -> tuple[list[int], int]:
     return list(row[:52]), row[52]
 
 
-def _can_open(c: list[int], wild: int, points: int, pairs: int) -> bool:
+def _can_open(c: list[int], wild: int, points: int, pairs: int, view: View | None = None) -> bool:
+    """The rack (52 face counts and okeys) holds a pairs opening (O3: pairs and okeys) or, by the
+    exact solver when ``view`` is given (else the quick meld finder), a points opening that reaches
+    ``points`` (O1, with the opening turn's lay-offs where L6 allows them)."""
     if sum(n // 2 for n in c) + wild >= pairs:
         return True
-    return BM.partition(c, wild).value >= points
+    if view is None:
+        return BM.partition(c, wild).value >= points
+    st = view.state
+    rack = [FACES[f] for f in range(52) for _ in range(c[f])] + [st.okey] * wild
+    plan = best_points_opening(rack, st.okey, rules=st.rules, threshold=points, table=st.table,
+                               end_counts=st.end_counts)
+    return plan.reaches
 
 
 def _next_draw(view: View, seat: int, deck: bytes) -> int | None:
@@ -108,7 +118,7 @@ def opens_next(view: View, seat: int, worlds: list[tuple[bytes, bytes]]) -> floa
                 wild += 1
             else:
                 c[d] += 1
-        hit += _can_open(c, wild, points, pairs)
+        hit += _can_open(c, wild, points, pairs, view)
     return hit / len(worlds) if worlds else 0.0
 
 
