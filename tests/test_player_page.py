@@ -168,3 +168,28 @@ def test_a_kind_without_positions_says_so(env: Path) -> None:
     pr = ui.open_page(AppTest.from_file(APP, default_timeout=120), "practice", pr_player="Zeynep",
                       pr_kind=empty[0], lang="en")
     assert any("no positions of this kind" in i.value for i in pr.info)
+
+
+def test_the_skill_line_from_the_splits_istaka_profile_made(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before ``istaka profile`` the page says the skill line is not made yet; after it, each
+    player's luck-adjusted points a hand with its interval, as the profile computed them."""
+    from analysis.cli import main
+    from analysis.store import coach
+
+    monkeypatch.setattr(coach, "SKILL_VALUES", "quick")  # the cache of --quick splits (rollouts are slow)
+    at = _open("en", pp_player="Ali", pp_other="Zeynep")
+    assert [c.value for c in at.caption if "no skill line yet" in c.value] == [  # five games and the score sheet
+        "Ali: no skill line yet. The command line's istaka profile makes it (6 games waiting).",
+        "Zeynep: no skill line yet. The command line's istaka profile makes it (6 games waiting)."]
+    assert main(["profile", "Ali", "--db", str(env), "--variant", "101", "--quick", "--no-progress"]) == 0
+    with store.reading(env) as con:
+        from analysis.store.profile import profile
+
+        want = profile(con, "Ali", variant="101", values="quick")["skill"]
+    at = _open("en", pp_player="Ali", pp_other="Zeynep")
+    line = next(m.value for m in at.markdown if m.value.startswith("Ali: ") and "luck-adjusted" in m.value)
+    adj = want["adjusted"]
+    assert f"{adj['mean']:.1f} luck-adjusted points a hand \\[{adj['low']:.1f}, {adj['high']:.1f}\\]" in line, line
+    assert f"{want['hands']} hands in {want['games']} games" in line
+    assert any("Zeynep: no skill line yet" in c.value for c in at.caption)  # only Ali's splits were made
+    assert any(c.key == "pp_skill_0" for c in at.get("plotly_chart"))

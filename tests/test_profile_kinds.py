@@ -278,3 +278,26 @@ def test_the_expert_comes_from_the_store_with_enough_hands_else_from_the_referen
     pens = {m for m in both.metric if m.startswith("penalty:")}
     for who in ("Ali", "Mehmet"):  # a rule charged to one reads 0 for the other, never missing
         assert pens <= set(both[both.who == who].metric)
+
+
+def test_istaka_profile_carries_the_mistakes_by_kind_and_the_style(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from analysis.cli import main
+
+    assert main(["profile", "Mehmet", "--db", str(db), "--variant", "101", "--quick", "--json"]) == 0
+    prof = json.loads(capsys.readouterr().out)
+    with store.reading(db) as con:
+        want = mk.kinds_summary(con, ["Mehmet"], variant="101")
+        sty = style.beside_expert(con, ["Mehmet"], variant="101")
+    got = prof["mistakes_by_kind"]
+    assert got["hands"] == int(want.hands.iloc[0])
+    assert {k["kind"]: k["cost"] for k in got["kinds"]} == pytest.approx(
+        {r.kind: r.cost for r in want.itertuples() if r.mistakes})
+    assert sum(k["share"] for k in got["kinds"]) == pytest.approx(1.0, abs=1e-3)
+    assert prof["style"]["variant"] == "101"
+    rows = {r["metric"]: r for r in prof["style"]["rows"]}
+    assert set(rows) >= {m for m, _ in style.METRICS}
+    assert rows["opening_rate"]["player"]["value"] == pytest.approx(_get(sty, "Mehmet", "opening_rate")["value"], abs=1e-4)
+    assert main(["profile", "Mehmet", "--db", str(db), "--variant", "101", "--quick", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "mistakes by kind over" in text and "Penalised discards (X3, X4, X5)" in text
+    assert "style beside the expert in 101" in text and "opening_rate" in text

@@ -99,4 +99,29 @@ def render_text(prof: dict[str, Any]) -> str:
         for p in line:
             lines.append(f"    {p['game']:<28} {p['hands']:>3} hands  {p['adjusted']:>8.1f}  running "
                          f"{p['mean']:.1f} [{p['low']:.1f}, {p['high']:.1f}]")
-    return "\n".join(lines)
+    return "\n".join(lines + coach_lines(prof))
+
+
+def coach_lines(prof: dict[str, Any]) -> list[str]:
+    """The mistakes by kind and the style beside the expert, as the command line prints them."""
+    out: list[str] = []
+    mk = prof.get("mistakes_by_kind") or {}
+    if mk.get("hands"):
+        out.append(f"  mistakes by kind over {mk['hands']} reviewed hands ({mk['cost_per_hand']:.1f} points lost a hand):")
+        for k in mk["kinds"]:
+            rules = f" ({', '.join(k['rules'])})" if k["rules"] else ""
+            out.append(f"    {k['name'] + rules:<52}{k['mistakes']:>5}  {k['per_hand']:>7.1f} a hand  "
+                       f"{100 * k['share']:>4.0f}%")
+    st = prof.get("style") or {}
+    if st.get("rows"):
+        out.append(f"  style beside the expert in {st['variant']} (95% intervals; rates in %):")
+        for r in st["rows"]:
+            def cell(x: dict[str, Any] | None, rate: bool) -> str:
+                if x is None or x["value"] is None:
+                    return "-"
+                k = 100 if rate else 1
+                lo = "" if x["low"] is None else f" [{k * x['low']:.2f}, {k * x['high']:.2f}]"
+                return f"{k * x['value']:.2f}{lo}"
+            rate = r["kind"] == "rate"
+            out.append(f"    {r['metric']:<16}{cell(r['player'], rate):>26}   expert {cell(r['expert'], rate)}")
+    return out

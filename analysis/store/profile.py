@@ -115,9 +115,11 @@ def profile(con: duckdb.DuckDBPyConnection, player: str, *, variant: str | None 
                                 cache=where)
         if progress is not None:
             progress(n, len(seats), game)
+    from .coach import sections  # the mistakes by kind and the style beside the expert
+
     return {"player": player, "variant": variant, "skill": skill_summary(splits),
             "setting": {"values": values, "worlds": worlds, "draw_worlds": draw_worlds, "version": LUCK_VERSION},
-            "splits": [s.to_dict() for s in splits]}
+            "splits": [s.to_dict() for s in splits], **sections(con, player, variant=variant)}
 
 
 def known_player(con: duckdb.DuckDBPyConnection, player: str) -> bool:

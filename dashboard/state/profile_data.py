@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analysis.store import mistake_kinds, style
+from analysis.store import coach, mistake_kinds, style
 
 from dashboard.state import data
 
@@ -68,6 +68,28 @@ def reference_meta() -> dict[str, Any]:
     return style.reference_meta()
 
 
+def _cache_stamp() -> int:
+    """Changes when ``istaka profile`` adds splits to the cache beside the database."""
+    import os
+    from pathlib import Path
+
+    try:
+        return os.stat(Path(data.db_file()).resolve().parent / "luck-cache").st_mtime_ns
+    except OSError:
+        return 0
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _skill(v: int, stamp: int, path: str, player: str, f: Filters) -> dict[str, Any] | None:
+    return data._read(coach.cached_skill, player, **_kw(f))
+
+
+def skill(player: str, variant: str, sources: Any, date_from: Any = None, date_to: Any = None) -> dict[str, Any] | None:
+    """The player's skill line over the splits already made (None: no luck split installed)."""
+    return _skill(data.version(), _cache_stamp(), data.db_file(), player,
+                  _f([player], variant, sources, date_from, date_to))
+
+
 def has_skill_line() -> bool:
     """Is the luck split installed (analysis/review/luck.py)? The skill line shows only then."""
     try:
@@ -77,4 +99,4 @@ def has_skill_line() -> bool:
         return False
 
 
-__all__ = ["has_skill_line", "kind_positions", "kinds", "reference_meta", "style_table", "trend"]
+__all__ = ["has_skill_line", "kind_positions", "kinds", "reference_meta", "skill", "style_table", "trend"]
