@@ -186,10 +186,7 @@ with board:
     st.slider(t("step", lang), 0, max(last, 1), key="step", disabled=last == 0, label_visibility="collapsed")
     st.caption(t("keys_help", lang) + (f" · {gw('mk_legend', lang)}" if marks else ""))
     retry.replay_button(rp, str(game), int(hand_no), step, state, viewer, lang)  # practice?retry=…
-    # what the other seats likely hold, read from one seat's view (the viewer's, else the seat picked above)
-    table_view.replay_section(str(game), int(hand_no), step, int(viewer if viewer is not None else seat_for_turns),
-                              players, state.okey, lang, x5=table_view.charges_x5(state.rules),
-                              log_view=rp.result.view)
+    th_slot = st.container()  # what they hold: drawn here, read last (the rest of the page first)
 url_state.keep(game=game, hand=int(hand_no), step=step, seat=int(seat_for_turns))
 with board:
     if game_rules_ is not None and game_rules_.esli:  # G4: the teams' totals as they stand
@@ -312,6 +309,12 @@ if viewer is None or steps[at].state.turn == viewer:  # a seat view: only the vi
                                       lang, [s.event for s in steps[at + 1: at + 13]])
 if eval_note is not None and top_pick and top_pick.get("expected") is not None:  # a forced one has none
     eval_note.markdown(f"- {md_text(t('cmp_eval_first', lang, move=top_pick['move'], e=float(top_pick['expected'])))}")
+
+# what the other seats likely hold, read from one seat's view (the viewer's, else the seat picked above)
+with th_slot:
+    table_view.replay_section(str(game), int(hand_no), step, int(viewer if viewer is not None else seat_for_turns),
+                              players, state.okey, lang, x5=table_view.charges_x5(state.rules),
+                              log_view=rp.result.view)
 
 if autoplay and step < last:
     time.sleep(0.9)
