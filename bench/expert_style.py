@@ -39,6 +39,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=str(style.REFERENCE))
     ap.add_argument("--write", action="store_true", help="write the file even for a run smaller than the default")
+    ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "istaka-expert-style"),
+                    help="the games played are kept here and reused by a run with the same seed, games and hands")
     args = ap.parse_args()
     variants = [v for v in args.variants.split(",") if v]
     rows: list[dict] = []
@@ -46,11 +48,16 @@ def main() -> int:
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
+        cache = Path(args.cache)
+        cache.mkdir(parents=True, exist_ok=True)
         for v in variants:
             t0 = time.perf_counter()
-            sp = specs(args.games, variant=v, bots=["expert"] * 4, seed=f"{args.seed}-{v}", hands=args.hands)
-            p = Path(tmp) / f"expert-{v}.jsonl"
-            write_records(run(sp, jobs=args.jobs), str(p))
+            p = cache / f"{args.seed}-{v}-{args.games}-{args.hands or 'preset'}.jsonl"
+            if not p.exists():  # a whole file or none: written aside, then renamed
+                sp = specs(args.games, variant=v, bots=["expert"] * 4, seed=f"{args.seed}-{v}", hands=args.hands)
+                part = p.with_suffix(".part")
+                write_records(run(sp, jobs=args.jobs), str(part))
+                os.replace(part, p)
             paths.append(p)
             meta[v] = {"games": args.games, "seconds": round(time.perf_counter() - t0, 1)}
             print(f"{v}: {args.games} games of four expert seats in {meta[v]['seconds']:.0f}s "
