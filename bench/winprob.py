@@ -179,6 +179,10 @@ def main() -> int:
         fit_games = games(key, "fit", a.fit, a.jobs, cache)
         model = model_of(key, fit_games)
         fitted.append(model)
+        if a.test <= 0:  # --test 0: the model alone (to --write it), no calibration
+            print(f"\n{key}: model of {len(model.hands)} hands ({a.fit} games); not tested (--test 0)")
+            all_ok = False
+            continue
         test_games = games(key, "test", a.test, a.jobs, cache)
         t0 = time.process_time()
         preds = predictions(key, model, test_games, a.samples)
