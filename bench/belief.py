@@ -72,7 +72,7 @@ def _preset(v: str) -> tuple[str, dict | None]:
     return (v[:-len("-partners")], {"esli": True}) if v.endswith("-partners") else (v, None)
 
 
-def measure(variant: str, games: int, hands: int, every: int, proposals: int, seed: str) -> dict:
+def measure(variant: str, games: int, hands: int, every: int, proposals: int, seed: str, raw: bool = False) -> dict:
     t0 = time.perf_counter()
     results = _games(*_preset(variant)[:1], games, hands, seed, ["solver"] * 4, _preset(variant)[1])
     brier_u = brier_b = 0.0
@@ -98,7 +98,7 @@ def measure(variant: str, games: int, hands: int, every: int, proposals: int, se
                 got = [codes.draw(rng) for _ in range(proposals)]
                 racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(proposals, 4, 53)
                 sigs = B.signals(v)
-                w, _, e = B.tempered(B.log_likelihood(racks, sigs), B.ESS_TARGET * proposals)
+                w, _, e = B.tempered(B.log_likelihood(racks, sigs, B.model_for(variant)), B.ESS_TARGET * proposals)
                 esses.append(e / proposals)
                 for s in range(4):
                     if s == seat:
@@ -120,7 +120,7 @@ def measure(variant: str, games: int, hands: int, every: int, proposals: int, se
                     did = _opened_next(steps, i, nxt)
                     if did is not None:
                         keep = B.systematic(w, 64, rng)
-                        p = opens_next(v, nxt, [got[j] for j in keep])
+                        p = opens_next(v, nxt, [got[j] for j in keep], raw=raw)
                         preds.append((p, int(did)))
     bu, bb = brier_u / max(cells, 1), brier_b / max(cells, 1)
     deciles = []
@@ -229,6 +229,25 @@ def speed(decisions: int, worlds: int) -> None:
     print(f"  belief / uniform, medians: {ratio:.2f}")
 
 
+def calibration_map(preds: list[tuple[float, int]], bins: int = 10, least: int = 8) -> list[list[float]]:
+    """An increasing map from the raw chance to the observed frequency: the observed mean of each
+    tenth of the raw chances holding at least ``least`` predictions, made monotone by pooling
+    adjacent violators (weighted by counts); a list of [raw mean, observed] points."""
+    pts = []
+    for d in range(bins):
+        part = [x for x in preds if d / bins <= x[0] < (d + 1) / bins or (d == bins - 1 and x[0] == 1.0)]
+        if len(part) >= least:
+            pts.append([statistics.mean(p for p, _ in part), statistics.mean(o for _, o in part), len(part)])
+    blocks: list[list[float]] = []
+    for x, y, n in pts:  # pool adjacent violators
+        blocks.append([x * n, y * n, n, 1])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] > blocks[-1][1] / blocks[-1][2]:
+            b = blocks.pop()
+            for i in range(3):
+                blocks[-1][i] += b[i]
+    return [[round(x / n, 4), round(y / n, 4)] for x, y, n, _ in blocks]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="101,101-classic,51")
@@ -253,10 +272,17 @@ def main() -> None:
             got = fit(variant, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", rules)
             models[v], obs[v] = got["model"], got["observations"]
             print(v, got["model"], got["observations"], flush=True)
+        B.MODEL_FILE.write_text(json.dumps({"models": models}) + "\n", encoding="utf-8")
+        B._FITTED = None  # the calibration below reads the worlds weighed by the ratios just fitted
+        maps = {}
+        for v in a.variants.split(","):
+            r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)
+            maps[v] = calibration_map(r["opens"])
+            print(v, "opens next turn, raw -> observed:", maps[v], flush=True)
         doc = {"about": "likelihood ratios of the belief's model (analysis/evaluate/belief.py), fitted by "
                         f"python bench/belief.py --fit --variants {a.variants} --games {a.games} --hands {a.hands} "
                         f"--every {a.every} --proposals {a.proposals} --seed {a.seed}",
-               "models": models, "observations": obs}
+               "models": models, "observations": obs, "opens_next": maps}
         B.MODEL_FILE.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print("wrote", B.MODEL_FILE)
         return

@@ -84,14 +84,26 @@ def model_key(rules: Any) -> str:
     return f"{rules.variant}-partners" if rules.esli else str(rules.variant)
 
 
+def _load() -> dict[str, Any]:
+    try:
+        return dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return {}
+
+
+def opens_next_map(variant: str) -> list[list[float]]:
+    """The fitted map from the raw chance to open on the next turn to its frequency in self-play
+    (:func:`.panel.calibrated`), empty where none was fitted."""
+    got = _load().get("opens_next", {}).get(variant)
+    return [list(map(float, p)) for p in got] if isinstance(got, list) else []
+
+
 def model_for(variant: str | None) -> dict[str, float]:
     """The fitted model of ``variant`` (:func:`model_key`), else the prior :data:`MODEL`."""
     global _FITTED
     if _FITTED is None:
-        try:
-            _FITTED = {k: {**MODEL, **v} for k, v in json.loads(MODEL_FILE.read_text(encoding="utf-8"))["models"].items()}
-        except (OSError, ValueError, KeyError):
-            _FITTED = {}
+        got = _load().get("models")
+        _FITTED = {k: {**MODEL, **v} for k, v in got.items()} if isinstance(got, dict) else {}
     return _FITTED.get(variant or "", MODEL)
 
 UNIFORM = "uniform"
@@ -353,5 +365,5 @@ class BeliefWorlds:
         self.queue = [got[i] for i in systematic(w, self.block, self.rng)]
 
 
-__all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
+__all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
            "ess", "log_likelihood", "normalise", "signals", "systematic", "tempered"]

@@ -105,8 +105,19 @@ def _next_draw(view: View, seat: int, deck: bytes) -> int | None:
     return deck[k] if 0 <= k < len(deck) else None
 
 
-def opens_next(view: View, seat: int, worlds: list[tuple[bytes, bytes]]) -> float:
-    """The share of ``worlds`` in which ``seat`` can open on its next turn (its rack with its next draw)."""
+def calibrated(view: View, p: float) -> float:
+    """The raw chance to open mapped to the frequency it had in self-play (an increasing map fitted
+    by ``python bench/belief.py --fit``, per preset): a seat that can open does not always open,
+    and one that draws well may take instead."""
+    pts = B.opens_next_map(B.model_key(view.rules))
+    if not pts:
+        return p
+    return float(np.interp(p, [x for x, _ in pts], [y for _, y in pts]))
+
+
+def opens_next(view: View, seat: int, worlds: list[tuple[bytes, bytes]], *, raw: bool = False) -> float:
+    """The chance that ``seat`` opens on its next turn: the share of ``worlds`` in which it can
+    (its rack with its next draw), calibrated on self-play unless ``raw``."""
     st = view.state
     points, pairs = st.points_threshold(seat), st.pairs_threshold(seat)
     hit = 0
@@ -119,7 +130,8 @@ def opens_next(view: View, seat: int, worlds: list[tuple[bytes, bytes]]) -> floa
             else:
                 c[d] += 1
         hit += _can_open(c, wild, points, pairs, view)
-    return hit / len(worlds) if worlds else 0.0
+    p = hit / len(worlds) if worlds else 0.0
+    return p if raw else calibrated(view, p)
 
 
 def read_table(view: View, *, seed: int | str = 0, worlds: int = WORLDS, proposals: int | None = None) -> TableRead:
