@@ -98,9 +98,16 @@ def _wait_step(page: Any, events: str) -> None:
     raise AssertionError(f"the page stayed at step {events}: {errors}")
 
 
-def _tap_tile(page: Any, tile: str) -> None:
+def _at(turn: dict[str, str]) -> str:
+    """The CSS class suffix of the widgets of the step ``turn`` shows (Streamlit writes a key's
+    ``~`` and ``.`` as ``-``): a click aimed there can never land on a faded widget of the step
+    before, which the server drops as gone."""
+    return f"{turn['hand']}-{turn['events']}"
+
+
+def _tap_tile(page: Any, tile: str, turn: dict[str, str]) -> None:
     face = "J-0" if tile == "J" else f"{tile[0]}-{tile[1:]}"
-    page.locator(f'[class*="st-key-tile-{face}-"] button').first.click()
+    page.locator(f'.st-key-tilerack-p{_at(turn)} [class*="st-key-tile-{face}-"] button').first.click()
     _idle(page)
 
 
@@ -108,7 +115,7 @@ def _person_move(page: Any, db: Path, gid: str, build: str = WORDS["tr"]["build"
     """One move of the scripted person; the clicks it took."""
     turn = _turn(page)
     if turn["phase"] == "draw":
-        page.locator('[class*="st-key-pl_draw-"] button').click()
+        page.locator(f'.st-key-pl_draw-{_at(turn)} button').click()
         _wait_step(page, turn["events"])
         return 1
     g = play_games.load(str(db), gid)
@@ -121,21 +128,27 @@ def _person_move(page: Any, db: Path, gid: str, build: str = WORDS["tr"]["build"
     if ev is not None and "melds" in ev:  # open: build mode, the tiles of each per, then "open"
         from playwright.sync_api import expect
 
-        page.get_by_text(build, exact=True).click()
-        _idle(page)
         built = page.locator('[data-testid="pl-build"]')
+        for _ in range(3):  # build mode (clicked again if a rerun swallowed the click)
+            page.locator(f".st-key-pl_mode-{_at(turn)}").get_by_text(build, exact=True).click()
+            _idle(page)
+            try:
+                expect(built).to_have_count(1, timeout=15_000)
+                break
+            except AssertionError:
+                continue
         text = ""
         for k, meld in enumerate(ev["melds"]):
             if k:
-                page.locator('[class*="st-key-pl_next_group-"] button').click()
+                page.locator(f'.st-key-pl_next_group-{_at(turn)} button').click()
                 text += " |"
                 expect(built).to_have_attribute("data-text", text, timeout=30_000)  # as a person sees it
             for x in meld:
-                _tap_tile(page, x.split(">")[0])
+                _tap_tile(page, x.split(">")[0], turn)
                 text = (text + " " + x.split(">")[0]).strip()
                 expect(built).to_have_attribute("data-text", text, timeout=30_000)
             clicks += len(meld) + (1 if k else 0)
-        page.locator('[class*="st-key-pl_melds-"] button').click()
+        page.locator(f'.st-key-pl_melds-{_at(turn)} button').click()
         _wait_step(page, turn["events"])
         turn = _turn(page)
         clicks += 2
@@ -144,7 +157,7 @@ def _person_move(page: Any, db: Path, gid: str, build: str = WORDS["tr"]["build"
         OPENED.append(gid)
         if page.locator('[data-testid="pl-over"]').count():
             return clicks
-    page.locator('[class*="st-key-tilerack-"] button').first.click()  # the discard: the rack's first tile
+    page.locator(f'.st-key-tilerack-p{_at(turn)} button').first.click()  # the discard: the rack's first tile
     _wait_step(page, turn["events"])
     return clicks + 1
 
