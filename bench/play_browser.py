@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser_helpers import ARGS, CHROMIUM, streamlit_server  # noqa: E402
-from test_browser_play import _idle, _pick, _turn, _wait_step  # noqa: E402
+from test_browser_play import _at, _idle, _pick, _turn, _wait_step  # noqa: E402
 
 from analysis import store  # noqa: E402
 from analysis.players import View, greedy_opening  # noqa: E402
@@ -107,7 +107,7 @@ def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
 
     turn = _turn(page)
     if turn["phase"] == "draw":
-        _tap(page, clock, clock.answered, '[class*="st-key-pl_draw-"] button', NEXT_STEP, turn["events"])
+        _tap(page, clock, clock.answered, f'.st-key-pl_draw-{_at(turn)} button', NEXT_STEP, turn["events"])
         _wait_step(page, turn["events"])
         return
     g = play_games.load(str(db), gid)
@@ -117,14 +117,20 @@ def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
     seat = s.turn
     ev = greedy_opening(View.of(s, seat)) if s.opened[seat] is None else None
     if ev is not None and "melds" in ev:
-        page.get_by_text(BUILD[lang], exact=True).click()
-        _idle(page)
-        clock.taps += 1
         built = page.locator('[data-testid="pl-build"]')
+        for _ in range(3):  # build mode (clicked again if a rerun swallowed the click)
+            page.locator(f".st-key-pl_mode-{_at(turn)}").get_by_text(BUILD[lang], exact=True).click()
+            _idle(page)
+            clock.taps += 1
+            try:
+                expect(built).to_have_count(1, timeout=15_000)
+                break
+            except AssertionError:
+                clock.lost += 1
         text = ""
         for k, meld in enumerate(ev["melds"]):
             if k:
-                page.locator('[class*="st-key-pl_next_group-"] button').click()
+                page.locator(f'.st-key-pl_next_group-{_at(turn)} button').click()
                 text += " |"
                 expect(built).to_have_attribute("data-text", text, timeout=30_000)
                 clock.taps += 1
@@ -132,9 +138,10 @@ def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
                 tile = x.split(">")[0]
                 face = "J-0" if tile == "J" else f"{tile[0]}-{tile[1:]}"
                 text = (text + " " + tile).strip()
-                _tap(page, clock, clock.answered, f'[class*="st-key-tile-{face}-"] button', BUILT, text)
+                _tap(page, clock, clock.answered,
+                     f'.st-key-tilerack-p{_at(turn)} [class*="st-key-tile-{face}-"] button', BUILT, text)
                 expect(built).to_have_attribute("data-text", text, timeout=30_000)
-        page.locator('[class*="st-key-pl_melds-"] button').click()
+        page.locator(f'.st-key-pl_melds-{_at(turn)} button').click()
         clock.taps += 1
         _wait_step(page, turn["events"])
         turn = _turn(page)
@@ -147,10 +154,11 @@ def _move(page: Any, db: Path, gid: str, lang: str, clock: Clock) -> None:
     # refused (an opening under an escalated threshold is refused at the discard, O1): taken back
     # (O6) and the next tile tried
     for k in range(30):
-        got = _tap(page, clock, None, f'[class*="st-key-tilerack-"] button >> nth={k}', NEXT_STEP, turn["events"])
+        got = _tap(page, clock, None, f'.st-key-tilerack-p{_at(turn)} button >> nth={k}', NEXT_STEP,
+                   turn["events"])
         if got != "refused":
             break
-        back = page.locator('[class*="st-key-pl_takeback-"] button')
+        back = page.locator(f'.st-key-pl_takeback-{_at(turn)} button')
         if back.count():
             t = _turn(page)
             back.click()
