@@ -17,7 +17,8 @@ sample of its bot. Printed per preset:
   review of the game and of the split of every seat of it, on one core, and the ratio (target: at
   most 2).
 
-    python bench/luck.py [--hand-seats 2000] [--presets 101,51] [--worlds 16] [--draws sample|enumerate] [--draw-worlds 16]
+    python bench/luck.py [--hand-seats 2000] [--presets 101,51] [--worlds 16] [--anchors best,policy]
+                         [--draws sample|enumerate] [--draw-worlds 16]
                          [--jobs 1] [--seed S] [--speed-games 1] [--speed-hands 3]
 """
 
@@ -57,21 +58,27 @@ def _replayed(spec: GameSpec) -> Any:
     return replay_game(g, keep_steps=True)
 
 
-def one_game(args: tuple[str, str, int, int, int, str]) -> list[dict[str, Any]]:
-    """Play one one-hand game and split every seat of it: a row per hand-seat."""
-    preset, seed, i, worlds, draw_worlds, draws = args
+def one_game(args: tuple[str, str, int, int, int, str, tuple[str, ...]]) -> list[dict[str, Any]]:
+    """Play one one-hand game and split every seat of it (with each anchor): a row per hand-seat
+    and anchor."""
+    preset, seed, i, worlds, draw_worlds, draws, anchors = args
     t0 = time.process_time()
     res = _replayed(_spec(preset, seed, i))
     t1 = time.process_time()
     out = []
-    for sp in split_game(res, worlds=worlds, draw_worlds=draw_worlds, draws=draws):
-        bot = res.header.get("bots", [None] * 4)[sp.seat]
-        out.append({"bot": bot, "actual": sp.actual, "adjusted": sp.adjusted, "residual": sp.residual(),
-                    "cost": sp.cost, "noise": sp.noise, "luck": sp.luck_total, "deal_luck": sp.deal_luck})
-    t2 = time.process_time()
-    for r in out:
-        r["play_s"] = (t1 - t0) / max(1, len(out))
-        r["split_s"] = (t2 - t1) / max(1, len(out))
+    for anchor in anchors:
+        t1 = time.process_time()
+        got = []
+        for sp in split_game(res, worlds=worlds, draw_worlds=draw_worlds, draws=draws, anchor=anchor):
+            bot = res.header.get("bots", [None] * 4)[sp.seat]
+            got.append({"anchor": anchor, "bot": bot, "actual": sp.actual, "adjusted": sp.adjusted,
+                        "residual": sp.residual(), "cost": sp.cost, "noise": sp.noise, "luck": sp.luck_total,
+                        "deal_luck": sp.deal_luck, "events": sp.luck_total - sp.deal_luck})
+        t2 = time.process_time()
+        for r in got:
+            r["play_s"] = (t1 - t0) / max(1, len(got))
+            r["split_s"] = (t2 - t1) / max(1, len(got))
+        out += got
     return out
 
 
@@ -111,9 +118,11 @@ def report(preset: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     ratio = out["adjusted"]["sd"] / out["actual"]["sd"]
     out["sd_ratio"] = ratio
     print(f"  sd ratio adjusted/raw {ratio:.3f} (target <= 0.45): {1 / ratio ** 2:.1f}x fewer hands (target >= 5x)")
-    for key in ("cost", "noise", "luck", "deal_luck"):
+    for key in ("cost", "noise", "luck", "deal_luck", "events"):
         xs = [r[key] for r in rows]
-        print(f"  {key:<9} mean {statistics.fmean(xs):7.2f}  sd {statistics.stdev(xs):6.1f}")
+        h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+        print(f"  {key:<9} mean {statistics.fmean(xs):7.2f} ± {h:5.2f}  sd {statistics.stdev(xs):6.1f}")
+    print("  (luck = deal_luck + events: an unbiased luck term averages to 0 within its interval)")
     worst = max(abs(r["residual"]) for r in rows)
     out["worst_residual"] = worst
     print(f"  parts vs actual: largest gap {worst:.2e} over {n} hand-seats (target < 0.01)")
@@ -122,7 +131,8 @@ def report(preset: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def speed(preset: str, seed: str, games: int, hands: int, worlds: int, draw_worlds: int, draws: str) -> None:
+def speed(preset: str, seed: str, games: int, hands: int, worlds: int, draw_worlds: int, draws: str,
+          anchor: str) -> None:
     """Deep review of a game against its split (every seat), CPU seconds on one core."""
     ratios = []
     for i in range(games):
@@ -130,7 +140,7 @@ def speed(preset: str, seed: str, games: int, hands: int, worlds: int, draw_worl
         t0 = time.process_time()
         deep_review_game(res, worlds=worlds)
         t1 = time.process_time()
-        got = split_game(res, worlds=worlds, draw_worlds=draw_worlds, draws=draws)
+        got = split_game(res, worlds=worlds, draw_worlds=draw_worlds, draws=draws, anchor=anchor)
         t2 = time.process_time()
         ratios.append((t2 - t1) / (t1 - t0))
         print(f"  speed {preset} game {i + 1} ({len(res.hands)} hands, {len(got)} hand-seats, {worlds} worlds): "
@@ -147,6 +157,9 @@ def main() -> None:
     ap.add_argument("--draw-worlds", type=int, default=DRAW_WORLDS)
     ap.add_argument("--draws", choices=("sample", "enumerate"), default="sample",
                     help="a draw's expectation: the draw's own price (sample) or every tile priced (enumerate)")
+    ap.add_argument("--anchors", default="best,policy",
+                    help="the value where a seat decides: best (the best candidate's price), policy (the rollout "
+                    "policy's), or both on the same hands")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", default="0")
     ap.add_argument("--speed-games", type=int, default=1)
@@ -158,7 +171,8 @@ def main() -> None:
     c0 = time.process_time()
     for preset in a.presets.split(","):
         games = max(1, a.hand_seats // 4)
-        work = [(preset, a.seed, i, a.worlds, a.draw_worlds, a.draws) for i in range(games)]
+        anchors = tuple(a.anchors.split(","))
+        work = [(preset, a.seed, i, a.worlds, a.draw_worlds, a.draws, anchors) for i in range(games)]
         rows: list[dict[str, Any]] = []
         if a.jobs > 1:
             with process_pool(a.jobs) as ex:
@@ -167,9 +181,10 @@ def main() -> None:
         else:
             for w in work:
                 rows += one_game(w)
-        report(preset, rows)
+        for anchor in anchors:
+            report(f"{preset}, anchor {anchor}", [r for r in rows if r["anchor"] == anchor])
         if a.speed_games:
-            speed(preset, a.seed, a.speed_games, a.speed_hands, a.worlds, a.draw_worlds, a.draws)
+            speed(preset, a.seed, a.speed_games, a.speed_hands, a.worlds, a.draw_worlds, a.draws, anchors[0])
         sys.stdout.flush()
     print(f"\nwall {time.time() - t0:.0f}s, this process's CPU {time.process_time() - c0:.0f}s "
           f"(workers' not counted); load {os.getloadavg()}")
