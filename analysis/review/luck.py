@@ -25,34 +25,43 @@ and ``v(after) - v(before) - cost`` at each decision, i.e. how far the value est
 consistent with itself (sampling error of the worlds, and the rollout policy's own move against the
 played or best one). It is reported as a part of its own, never hidden in the others.
 
-Why the luck-adjusted score ``actual - luck`` stays unbiased whatever ``v`` is: each luck term is
-``v(observed) - E[v(outcome)]`` with the expectation over the outcomes' true distribution, so its
-mean is zero — however bad ``v`` is, a bad ``v`` only leaves more variance. What is exact and what
-is estimated:
+Why the luck-adjusted score ``actual - luck`` stays unbiased: each luck term is
+``v(observed) - E[v(outcome)]``, the expectation over the outcomes' distribution from the seat's
+view, so its mean is zero — however poor ``v`` is, a poor ``v`` only leaves more variance — as long
+as that expectation is computed, or estimated without bias, with the same ``v``. What is exact and
+what is estimated:
 
-- **the seat's own draw**: enumerated. From the seat's view the drawn tile is any tile it has not
-  seen (the 106 less its rack, the table, the discard piles, the indicator and the tiles it saw
-  taken and still held), each copy equally likely; the value after drawing each distinct tile is
-  computed with the same value function (same worlds' seed for every outcome), and the expectation
-  is their average weighted by the copies. The observed draw's value is the enumerated one.
+- **the seat's own draw**: from its view the drawn tile is any tile it has not seen (the 106 less
+  its rack, the table, the discard piles, the indicator and the tiles it saw taken and still
+  held), each copy alike. ``draws="enumerate"``: every distinct tile is valued with the same value
+  function (the same seed for every outcome) and the expectation is their average weighted by the
+  copies — exact for any ``v``. ``draws="sample"`` (the default, free): the expectation is the
+  draw's own price, whose worlds each put a uniformly drawn unseen tile on the deck: a Monte Carlo
+  average over the outcomes of the same rollout, unbiased for the rollout's value.
 - **the other seats' play** between two of the seat's turns: estimated. Its outcomes (their hidden
   racks, draws and choices) cannot be enumerated; under the evaluator's model (hidden tiles dealt
-  uniformly, every seat playing the rollout policy) the expected value after their play is the
-  value after the seat's last move, which is used. This term is unbiased as far as the model
-  predicts the others; against players the model misjudges its mean is their edge over the model,
-  the same for every seat that sits against them.
+  as its sampler deals them, every seat playing the rollout policy) the expected value after their
+  play is the value after the seat's last move, which is used.
 - **the deal**: its luck is ``v(deal)`` minus the mean of ``v`` over deals, estimated once per
   preset and place at the table (the starter or 1-3 seats after) from the model's own play of
   random deals (:func:`deal_baseline`): a constant, so it shifts every seat's adjusted score alike.
+
+Where the seat decides, ``v`` is by default the best candidate's price (``anchor="best"``: the
+played move's price less its cost, so a decision leaves no noise and its cost is exactly the
+review's). The model's expectations of the other seats' play assume the seat will then play as the
+rollout policy plays, which the best candidate beats, so with this anchor those luck terms lean
+below zero by what the best move gains over the policy's (measured in ``bench/luck.py``, reported
+in docs/luck.md). ``anchor="policy"`` values those points by the policy's own continuation: the
+luck terms are then unbiased under the model and the gap shows up as noise instead, with far more
+spread.
 
 The value function is pluggable (:class:`Values`). The default, :class:`RolloutValues`, is the
 evaluator: :func:`analysis.evaluate.price` on a fixed number of worlds with a seed fixed per
 checkpoint of the seat's knowledge (``game:hand:luck:seat:k``, ``k`` counting the chance events seen
 so far), so equal views get equal values and every checkpoint between two chance events is priced
-on the same worlds (common random numbers: the decision's costs and the value before and after it
-are paired differences). ``v`` at a checkpoint is the rollout policy's continuation from there; a
-decision's value after it is the played move's price. :class:`QuickValues` is a cheap, exact value
-function (the seat's rack points) for tests and checks.
+on the same worlds (common random numbers: a decision's cost and the values before and after it
+are paired differences). :class:`QuickValues` is a cheap, exact value function (the seat's rack
+points) for tests and checks.
 
 Only a seat whose rack is known can be split (a seat-view log: its viewer).
 """
