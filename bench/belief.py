@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from analysis.evaluate import belief as B  # noqa: E402
-from analysis.evaluate.core import _CodeWorlds, unseen_tiles  # noqa: E402
+from analysis.evaluate.core import CodeWorlds, unseen_tiles  # noqa: E402
 from analysis.evaluate.panel import opens_next  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.game.replay import replay_game  # noqa: E402
@@ -94,7 +94,7 @@ def measure(variant: str, games: int, hands: int, every: int, proposals: int, se
                 seat = st.turn
                 v = View.of(st, seat)
                 unseen, pinned = unseen_tiles(v)
-                codes = _CodeWorlds(v, unseen, pinned)
+                codes = CodeWorlds(v, unseen, pinned)
                 got = [codes.draw(rng) for _ in range(proposals)]
                 racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(proposals, 4, 53)
                 sigs = B.signals(v)
@@ -156,7 +156,7 @@ def fit(variant: str, games: int, hands: int, every: int, proposals: int, seed: 
                     continue
                 v = View.of(st, st.turn)
                 unseen, pinned = unseen_tiles(v)
-                codes = _CodeWorlds(v, unseen, pinned)
+                codes = CodeWorlds(v, unseen, pinned)
                 got = [codes.draw(rng) for _ in range(proposals)]
                 racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(proposals, 4, 53)
                 t = np.zeros((1, 4, 53), dtype=np.uint8)
@@ -273,7 +273,7 @@ def main() -> None:
             models[v], obs[v] = got["model"], got["observations"]
             print(v, got["model"], got["observations"], flush=True)
         B.MODEL_FILE.write_text(json.dumps({"models": models}) + "\n", encoding="utf-8")
-        B._FITTED = None  # the calibration below reads the worlds weighed by the ratios just fitted
+        B.reload()  # the calibration below reads the worlds weighed by the ratios just fitted
         maps = {}
         for v in a.variants.split(","):
             r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)

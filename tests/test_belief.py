@@ -82,7 +82,7 @@ def test_an_unopened_seat_that_could_open_is_unlikely() -> None:
     racks = racks_with(big, "R1 B4 K7 Y10 R3 B6 K9 Y12 R2 B8 K5 Y1 Y6")
     ll = B.log_likelihood(racks, [sig(opened=False, turns=4)], B.model_for("101"))
     assert ll[0] < ll[1]
-    points, _ = B._opening_estimate(racks[:, 1, :])
+    points, _ = B.opening_estimate(racks[:, 1, :])
     assert points[0] >= 101 > points[1]
 
 
@@ -112,7 +112,7 @@ def test_a_block_the_belief_is_too_sure_of_stays_uniform() -> None:
     block's first uniform proposals."""
     view = View.of(mid_hand(), mid_hand().turn)
     unseen, pinned = core.unseen_tiles(view)
-    codes = core._CodeWorlds(view, unseen, pinned)
+    codes = core.CodeWorlds(view, unseen, pinned)
     extreme = {k: 1e-250 for k in B.MODEL}
     bw = B.BeliefWorlds(view, codes.draw, random.Random("x"), model=extreme)
     got = [bw.draw() for _ in range(B.BLOCK)]
@@ -181,7 +181,7 @@ def test_the_belief_changes_the_worlds_and_uniform_stays_as_it_was() -> None:
     assert [e.values for e in table] != [e.values for e in uniform]
     unseen, pinned = core.unseen_tiles(view)
     rng = random.Random("price:2")
-    codes = core._CodeWorlds(view, unseen, pinned)
+    codes = core.CodeWorlds(view, unseen, pinned)
     pos = core.fast.Position(view.state, view.seat)
     first = codes.draw(rng)
     c = cands[0]

@@ -164,7 +164,7 @@ def test_worlds_drawn_as_codes_are_the_worlds_of_sample_world() -> None:
     v = View.of(st, 0)
     unseen, pinned = core.unseen_tiles(v, {2: tiles("Y13")})
     assert pinned == {2: tiles("Y13")}
-    codes = core._CodeWorlds(v, unseen, pinned)
+    codes = core.CodeWorlds(v, unseen, pinned)
     pos = fast.Position(st, 0)
     a, b = random.Random("w"), random.Random("w")
     for _ in range(5):

@@ -98,6 +98,12 @@ def opens_next_map(variant: str) -> list[list[float]]:
     return [list(map(float, p)) for p in got] if isinstance(got, list) else []
 
 
+def reload() -> None:
+    """Read :data:`MODEL_FILE` again at the next use (after a fit has written it)."""
+    global _FITTED
+    _FITTED = None
+
+
 def model_for(variant: str | None) -> dict[str, float]:
     """The fitted model of ``variant`` (:func:`model_key`), else the prior :data:`MODEL`."""
     global _FITTED
@@ -164,7 +170,7 @@ def signals(view: View) -> list[Signals]:
 # ---- the model, over many worlds at once ---------------------------------------------------------
 
 
-def _completes(c: np.ndarray, f: int) -> np.ndarray:
+def completes(c: np.ndarray, f: int) -> np.ndarray:
     """Per world: the rack ``c`` (worlds x 53 counts) holds two tiles making a meld with face ``f``
     (a run of three in its colour, or a group with two other colours; the okey counts as any)."""
     col, n = divmod(f, 13)
@@ -184,7 +190,7 @@ def _completes(c: np.ndarray, f: int) -> np.ndarray:
     return out
 
 
-def _joins(c: np.ndarray, f: int) -> np.ndarray:
+def joins(c: np.ndarray, f: int) -> np.ndarray:
     """Per world: the rack holds a tile that ``f`` joins (a neighbour in its colour, the same number
     in another colour, or its twin)."""
     col, n = divmod(f, 13)
@@ -198,7 +204,7 @@ def _joins(c: np.ndarray, f: int) -> np.ndarray:
     return out
 
 
-def _opening_estimate(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def opening_estimate(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per world, a quick estimate of the best points opening of the rack (runs and groups found
     greedily, the larger of the two kinds, ten points per okey) and its number of pairs."""
     present = c[:, :52] > 0
@@ -222,7 +228,7 @@ def _opening_estimate(c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _can_open(c: np.ndarray, sg: Signals) -> np.ndarray:
-    points, pairs = _opening_estimate(c)
+    points, pairs = opening_estimate(c)
     return (points >= sg.points_needed) | (pairs >= sg.pairs_needed)
 
 
@@ -237,11 +243,11 @@ def features(racks: np.ndarray, sigs: Sequence[Signals]) -> dict[str, list[np.nd
     for sg in sigs:
         c = racks[:, sg.seat, :]
         for f in sg.discarded:
-            comp = _completes(c, f)
+            comp = completes(c, f)
             out["discard_completes"].append(comp)
-            out["discard_joins"].append(_joins(c, f) & ~comp)
+            out["discard_joins"].append(joins(c, f) & ~comp)
         for f in sg.passed:
-            out["pass_completes_opened" if sg.opened else "pass_completes_unopened"].append(_completes(c, f))
+            out["pass_completes_opened" if sg.opened else "pass_completes_unopened"].append(completes(c, f))
         if not sg.opened and sg.turns > 0:
             out["unopened_can_open"].append(_can_open(c, sg))
         if sg.opened and sg.fits and not sg.mid_turn:
@@ -257,10 +263,10 @@ def log_likelihood(racks: np.ndarray, sigs: Sequence[Signals], model: dict[str, 
     for sg in sigs:
         c = racks[:, sg.seat, :]
         for f in sg.discarded:
-            ll += np.where(_completes(c, f), lg["discard_completes"], np.where(_joins(c, f), lg["discard_joins"], 0.0))
+            ll += np.where(completes(c, f), lg["discard_completes"], np.where(joins(c, f), lg["discard_joins"], 0.0))
         key = "pass_completes_opened" if sg.opened else "pass_completes_unopened"
         for f in sg.passed:
-            ll += np.where(_completes(c, f), lg[key], 0.0)
+            ll += np.where(completes(c, f), lg[key], 0.0)
         if not sg.opened and sg.turns > 0:
             ll += np.where(_can_open(c, sg), lg["unopened_can_open"], 0.0)
         if sg.opened and sg.fits and not sg.mid_turn:
@@ -366,4 +372,4 @@ class BeliefWorlds:
 
 
 __all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
-           "ess", "log_likelihood", "normalise", "signals", "systematic", "tempered"]
+           "ess", "log_likelihood", "normalise", "signals", "systematic", "tempered", "completes", "joins", "opening_estimate", "reload"]

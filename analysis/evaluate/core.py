@@ -209,7 +209,7 @@ class _World:
         return self._state
 
 
-class _CodeWorlds:
+class CodeWorlds:
     """The worlds of :func:`sample_world` drawn straight as the compiled model reads them (racks
     as 4 x 53 counts, the deck as codes): the same shuffle of the same unseen tiles, so the same
     worlds from the same generator, without a tile object per world."""
@@ -300,7 +300,7 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
     name = model or MODEL
     if name in ("compiled", "careless") and fast.COMPILED is not None:
         pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else None)
-        codes = _CodeWorlds(view, unseen, pinned)
+        codes = CodeWorlds(view, unseen, pinned)
         if (belief or BELIEF) == B.TABLE:
             bw = B.BeliefWorlds(view, lambda r: codes.draw(r), rng)
             if stats is not None:
@@ -443,6 +443,7 @@ def best(evals: Sequence[Evaluation]) -> Evaluation:
 
 __all__ = [
     "BELIEF",
+    "CodeWorlds",
     "DEFAULT_BUDGET",
     "Candidate",
     "Evaluation",

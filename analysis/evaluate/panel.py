@@ -31,7 +31,7 @@ from analysis.solver import best_points_opening
 
 from . import belief as B
 from . import fast
-from .core import _CodeWorlds, unseen_tiles
+from .core import CodeWorlds, unseen_tiles
 
 WORLDS = 64  # worlds the panel reads (resampled from the weighted proposals)
 TOP = 5  # tiles shown per seat, held and needed
@@ -139,7 +139,7 @@ def read_table(view: View, *, seed: int | str = 0, worlds: int = WORLDS, proposa
     st = view.state
     rng = random.Random(f"panel:{seed}")
     unseen, pinned = unseen_tiles(view)
-    codes = _CodeWorlds(view, unseen, pinned)
+    codes = CodeWorlds(view, unseen, pinned)
     m = proposals or worlds * (B.PROPOSALS // B.BLOCK)
     got = [codes.draw(rng) for _ in range(m)]
     racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(m, 4, 53)
@@ -160,7 +160,7 @@ def read_table(view: View, *, seed: int | str = 0, worlds: int = WORLDS, proposa
         pb = (held * w[:, None]).sum(axis=0)
         order = np.argsort(-pb, kind="stable")[:TOP]
         c = racks[:, s, :]
-        comp = [B._completes(c, f) for f in range(52)]
+        comp = [B.completes(c, f) for f in range(52)]
         need = np.array([(x * w).sum() for x in comp])
         lift = need - np.array([x.mean() for x in comp])  # what the table says beyond a uniform deal
         need_order = np.argsort(-lift, kind="stable")[:TOP]
