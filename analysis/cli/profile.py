@@ -20,7 +20,7 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     p = sub.add_parser("profile", help="a player's skill line: luck-adjusted points per hand with a 95%% interval",
                        description="Every hand the player sat in, split from the player's own seat into the deal, "
                        "the luck of each draw and of the other seats' play, the cost of each decision and the "
-                       "estimation noise (docs/luck.md); the luck-adjusted points per hand, with a 95%% interval, "
+                       "estimation noise (docs/luck.md); the luck-adjusted points per hand, with a 95% interval, "
                        "beside the raw points per hand. Lower is better. Splits are cached beside the database.")
     p.add_argument("player", metavar="PLAYER", help="the player's name as the logs write it")
     p.add_argument("--variant", metavar="V", help="only games of this preset (101, 51, 101-classic, ...)")
