@@ -83,7 +83,7 @@ from .luck_values import (ANCHORS, BASELINE_DEALS, DRAW_WORLDS, DRAWS, PLAY_ON, 
 from .spots import hand_spots, known, seed_game, taken_held
 
 Z95 = 1.96
-LUCK_VERSION = "1"  # what a stored split was made by: bump when the construction changes
+LUCK_VERSION = "2"  # what a stored split was made by: bump when the construction changes (2: the best-candidate anchor, sampled draws)
 
 
 # ---- the parts -----------------------------------------------------------------------------------
