@@ -233,6 +233,12 @@ def test_one_hand_with_the_evaluator() -> None:
     assert abs(en.residual()) < 1e-9
     assert all(e.outcomes > 10 for e in en.luck if e.kind == "draw")
     assert [e.tile for e in en.luck if e.kind == "draw"] == [e.tile for e in draws]
+    # the best-candidate anchor leaves no noise at a decision; the policy's puts the gap there
+    assert not [n for n in sp.noise_parts if n.at.startswith("decision")]
+    pol = split_hand(g, 0, 1, worlds=8, anchor="policy")
+    assert abs(pol.residual()) < 1e-9 and pol.actual == sp.actual
+    assert [d.points for d in pol.decisions] == [d.points for d in sp.decisions]  # the same costs
+    assert [n for n in pol.noise_parts if n.at.startswith("decision")]
 
 
 # ---- the command line ----------------------------------------------------------------------------
