@@ -14,7 +14,7 @@ import streamlit as st
 
 from analysis.game import HandState, Tile, match_points, team_totals
 from analysis.selfplay import PlayGame
-from dashboard.state import access, data, play_games, play_state as ps, table_read
+from dashboard.state import access, data, play_games, play_hints, play_state as ps, table_read
 from dashboard.words.i18n import t as tm
 from dashboard.words.play_words import t
 from dashboard.board import moments_view, table_view
@@ -91,6 +91,52 @@ def _hints(g: PlayGame, seat: int, step: Step, lang: str) -> None:
                            x5=table_view.charges_x5(s.rules))
 
 
+def move_words(events: Any, lang: str) -> str:
+    """A move (its events; none: a wait) as a short phrase, for the mistake guard's line."""
+    out = []
+    for e in events:
+        kind = e.get("type")
+        if kind in ("draw", "takeback", "declare"):
+            out.append(t(f"pl_mv_{kind}", lang))
+        elif kind in ("take", "discard"):
+            out.append(t(f"pl_mv_{kind}", lang, tile=e.get("tile", "")))
+        elif kind in ("open", "meld"):
+            pairs = "pairs" in e
+            out.append(t(f"pl_mv_{kind}_pairs" if pairs else f"pl_mv_{kind}", lang,
+                         n=len(e.get("pairs") if pairs else e.get("melds") or [])))
+        elif kind in ("layoff", "swap"):
+            out.append(t(f"pl_mv_{kind}", lang, tiles=" ".join(str(x) for x in e.get("tiles") or [])))
+    return " + ".join(out) or t("pl_mv_wait", lang)
+
+
+def _upper(text: str, lang: str) -> str:
+    first = "İ" if lang != "en" and text[:1] == "i" else text[:1].upper()
+    return first + text[1:]
+
+
+def guard_line(mistakes: Any, lang: str) -> str:
+    """The warning before a move the judge prices as a large mistake: each decision's cost and the
+    better move, then the question."""
+    lines = [t("pl_guard", lang, what=_upper(move_words(m.played, lang), lang), cost=f"{m.cost:.0f}",
+               best=move_words(m.best, lang), limit=f"{play_hints.LARGE_MISTAKE:.0f}") for m in mistakes]
+    return " ".join([*lines, t("pl_guard_ask", lang)])
+
+
+def _guard(g: PlayGame, step: Step, lang: str) -> None:
+    """A move held after the mistake guard's warning: the line, play it anyway or take it back."""
+    held = ps.guard_for(g.id, step)
+    if held is None:
+        return
+    _, mistakes = held
+    st.markdown(f'<div data-testid="pl-guard" data-n="{len(mistakes)}" '
+                f'data-cost="{max(m.cost for m in mistakes):.1f}"></div>', unsafe_allow_html=True)
+    st.warning(md_text(guard_line(mistakes, lang)), icon=":material/warning:")
+    c = st.container(horizontal=True, gap="small")
+    c.button(t("pl_anyway", lang), key=ps.step_key("pl_anyway", g), on_click=ps.confirm,
+             args=(data.db_file(), g.id, step))
+    c.button(t("pl_back", lang), key=ps.step_key("pl_back", g), type="primary", on_click=ps.take_back)
+
+
 def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
     s = g.state()
     assert s is not None
@@ -120,6 +166,7 @@ def turn_view(db: str, g: PlayGame, lang: str, *, waiting: bool) -> None:
         st.markdown(rack_html(s.racks[me], s.okey), unsafe_allow_html=True)
         return
     ps.forget_old_steps(g)
+    _guard(g, step, lang)
     k_mode, k_build, k_on = (ps.step_key(n, g) for n in ps.STEP_KEYS)
     rules = s.rules
     a = st.container(horizontal=True, gap="small")

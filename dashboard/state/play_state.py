@@ -4,7 +4,13 @@ callback, refused in one line (what and which rule) with the game unchanged.
 A tap carries the step it was drawn at (the hand and the events so far): a double tap, or a tap
 from a page still showing the turn before (a slow server), no longer matches the game and is
 refused, so it can never become a move the person did not see. The widgets of a turn get new
-keys at each step for the same reason (:func:`step_key`)."""
+keys at each step for the same reason (:func:`step_key`).
+
+With training on, a person's decision (a draw or take, a placing, a discard) is held before it is
+applied: the page judges it (:func:`judge_pending`, under a spinner) with the hints' judge, applies
+it at once when it is not a large mistake, and otherwise keeps it aside with a warning
+(:func:`guard_for`) until the person plays it anyway (:func:`confirm`) or takes it back
+(:func:`take_back`); the game is unchanged until then."""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from analysis.game import Tile
+from analysis.game import Tile, apply
 from analysis.game.record import RecordError, parse_groups
 from analysis.selfplay import PlayGame
 from analysis.selfplay.person import charged_discard, layoff_wilds, with_wilds
@@ -26,6 +32,8 @@ PAUSE_KEY = "pl_pause_in"
 TRAIN_KEY = "pl_train_in"
 SORT_KEY = "pl_sort_in"
 STEP_KEYS = ("pl_mode", "pl_build", "pl_on")  # the turn's widgets, new at each step
+JUDGE = "_pl_judge"  # a move waiting to be judged: (game, step, event)
+GUARD = "_pl_guard"  # a move held after a warning: (game, step, event, mistakes)
 Step = tuple[int, int]
 
 
@@ -68,8 +76,19 @@ def _checked(g: PlayGame, step: Step) -> None:
         raise RecordError("this tap came from a page showing an earlier move; the board now shows the game as it is")
 
 
-def act(db: str, gid: str, step: Step, event: dict[str, Any]) -> bool:
-    """A person's move (a callback): applied when the page's step is the game's; else refused."""
+def act(db: str, gid: str, step: Step, event: dict[str, Any], *, guard: bool = True) -> bool:
+    """A person's move (a callback): applied when the page's step is the game's; else refused.
+    With training on (and ``guard``), a decision the mistake guard judges is held for the page to
+    judge first (:func:`judge_pending`): False, nothing applied yet."""
+    st.session_state.pop(GUARD, None)  # any other tap drops a move held after a warning
+    if guard and st.session_state.get(TRAIN_KEY) and event.get("type") in play_hints.GUARDED:
+        st.session_state[JUDGE] = (gid, step, dict(event))
+        return False
+    st.session_state.pop(JUDGE, None)
+    return _apply(db, gid, step, event)
+
+
+def _apply(db: str, gid: str, step: Step, event: dict[str, Any]) -> bool:
     def go(g: PlayGame) -> None:
         _checked(g, step)
         g.person(event)
@@ -101,8 +120,81 @@ def discard(db: str, gid: str, step: Step, seat: int, tile: str) -> None:
             say("warning", link_rules(md_text(t("pl_warn", lang(), tile=tile, rule=rule,
                                                   points=s.rules.penalty_unit)), lang()))
             return
-    st.session_state.pop("_pl_warned", None)
-    act(db, gid, step, {"type": "discard", "seat": seat, "tile": tile})
+    # a charged discard warned about and tapped again is confirmed: not held a second time
+    warned = st.session_state.pop("_pl_warned", None) == (step, tile)
+    act(db, gid, step, {"type": "discard", "seat": seat, "tile": tile}, guard=not warned)
+
+
+def pending_judge(gid: str) -> bool:
+    """Is a move of this game waiting to be judged (the page shows a spinner while it is)?"""
+    p = st.session_state.get(JUDGE)
+    return p is not None and p[0] == gid
+
+
+def _legal(g: PlayGame, seat: int, event: dict[str, Any]) -> bool:
+    """Would the engine take the move (else it is not judged: the tap is refused as it is)?"""
+    s = g.state()
+    if s is None or s.over or s.turn != seat or not g.is_person(seat):
+        return False
+    if event.get("type") == "draw":
+        return s.phase == "draw" and bool(s.deck)
+    try:
+        apply(s, dict(event))
+    except (ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
+def judge_pending(db: str, gid: str) -> None:
+    """The move held by :func:`act`, judged by the hints' judge
+    (:func:`dashboard.state.play_hints.large_mistakes`): a large mistake is kept aside with its
+    warning and the game marked hinted (the warning told the person something); any other move
+    is applied at once."""
+    p = st.session_state.pop(JUDGE, None)
+    if p is None or p[0] != gid:
+        return
+    _, step, event = p
+    g = play_games.load(db, gid)
+    if g is None:
+        return
+    found: list[play_hints.Mistake] = []
+    seat = event.get("seat")
+    if step_of(g) == step and isinstance(seat, int) and _legal(g, seat, event):
+        found = play_hints.large_mistakes(g, seat, event)
+    if not found:
+        _apply(db, gid, step, event)
+        return
+
+    def mark(x: PlayGame) -> None:
+        _checked(x, step)
+        x.hinted = True
+
+    try:
+        play_games.change(db, gid, mark)
+    except RecordError as e:
+        _refuse(e)
+        return
+    st.session_state[GUARD] = (gid, step, dict(event), found)
+
+
+def guard_for(gid: str, step: Step) -> tuple[dict[str, Any], list[play_hints.Mistake]] | None:
+    """The move held after a warning at this step (with training on), and its mistakes."""
+    h = st.session_state.get(GUARD)
+    if h is None or h[0] != gid or h[1] != step or not st.session_state.get(TRAIN_KEY):
+        return None
+    return h[2], h[3]
+
+
+def confirm(db: str, gid: str, step: Step) -> None:
+    """Play the held move anyway (a callback)."""
+    h = st.session_state.pop(GUARD, None)
+    if h is not None and h[0] == gid and h[1] == step:
+        _apply(db, gid, step, h[2])
+
+
+def take_back() -> None:
+    """Drop the held move (a callback): the game stays as it was."""
+    st.session_state.pop(GUARD, None)
 
 
 def add_to_build(key: str, tile: str) -> None:
@@ -179,6 +271,7 @@ def next_hand(db: str, gid: str, step: Step) -> None:
         _refuse(e)
 
 
-__all__ = ["MSG", "PAUSE_KEY", "SORT_KEY", "STEP_KEYS", "TRAIN_KEY", "act", "add_to_build", "ask_hint", "clear",
-           "discard", "forget_old_steps", "hint_for", "lang", "layoff", "next_group", "next_hand", "place",
-           "play_said", "say", "step_key", "step_of"]
+__all__ = ["GUARD", "JUDGE", "MSG", "PAUSE_KEY", "SORT_KEY", "STEP_KEYS", "TRAIN_KEY", "act", "add_to_build",
+           "ask_hint", "clear", "confirm", "discard", "forget_old_steps", "guard_for", "hint_for", "judge_pending",
+           "lang", "layoff", "next_group", "next_hand", "pending_judge", "place", "play_said", "say", "step_key",
+           "step_of", "take_back"]

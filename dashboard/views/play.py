@@ -7,6 +7,8 @@ a refusal says what and which rule, nothing changes), the bots' turns shown one 
 one can turn off). At a hand's end: the engine's scores, the running totals, the hand imported
 into the store and reviewed, one click to its review; then the next hand (D2), to the game's
 ranks (G2, G3). The game is written at every move (``?play=ID`` picks it up after a reload).
+With training on, a move is judged before it is applied (a spinner) and a large mistake is held
+with a warning until the person plays it anyway or takes it back.
 
 Everything below the setup is one ``st.fragment``: a tap reruns only the board.
 """
@@ -28,7 +30,7 @@ from dashboard.board.picker import picker_style
 from dashboard.board.play_board import hand_over, turn_view
 from dashboard.board.tiles_view import md_text
 from dashboard.state import access, data, play_games, url_state
-from dashboard.state.play_state import MSG, PAUSE_KEY, play_said, say
+from dashboard.state.play_state import MSG, PAUSE_KEY, judge_pending, pending_judge, play_said, say
 from dashboard.words.play_words import t
 
 lang = data.lang()
@@ -158,6 +160,10 @@ def _board() -> None:
     if g is None:
         st.warning(t("pl_no_game", lang, id=md_text(gid or "")))
         return
+    if pending_judge(g.id):  # training: the move just tapped is judged before it is applied
+        with st.spinner(t("pl_judging", lang)):
+            judge_pending(DB, g.id)
+        g = play_games.load(DB, g.id) or g
     pause = bool(st.session_state.get(PAUSE_KEY, True))
     if not pause and g.bot_to_move() is not None:
         play_games.change(DB, g.id, PlayGame.bots_until_person)
