@@ -151,7 +151,8 @@ def speed(preset: str, seed: str, games: int, hands: int, worlds: int, draw_worl
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hand-seats", type=int, default=2000, help="hand-seats per preset (4 per game)")
+    ap.add_argument("--hand-seats", type=int, default=2000,
+                    help="hand-seats per preset (4 per game; 0: only the speed comparison)")
     ap.add_argument("--presets", default="101,51")
     ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--draw-worlds", type=int, default=DRAW_WORLDS)
@@ -170,7 +171,7 @@ def main() -> None:
     t0 = time.time()
     c0 = time.process_time()
     for preset in a.presets.split(","):
-        games = max(1, a.hand_seats // 4)
+        games = a.hand_seats // 4  # 0: the speed comparison alone
         anchors = tuple(a.anchors.split(","))
         work = [(preset, a.seed, i, a.worlds, a.draw_worlds, a.draws, anchors) for i in range(games)]
         rows: list[dict[str, Any]] = []
@@ -181,7 +182,7 @@ def main() -> None:
         else:
             for w in work:
                 rows += one_game(w)
-        for anchor in anchors:
+        for anchor in anchors if rows else ():
             report(f"{preset}, anchor {anchor}", [r for r in rows if r["anchor"] == anchor])
         if a.speed_games:
             speed(preset, a.seed, a.speed_games, a.speed_hands, a.worlds, a.draw_worlds, a.draws, anchors[0])
