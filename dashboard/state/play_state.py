@@ -106,6 +106,7 @@ def _apply(db: str, gid: str, step: Step, event: dict[str, Any]) -> bool:
 def discard(db: str, gid: str, step: Step, seat: int, tile: str) -> None:
     """A rack tile tapped in discard mode; with training on, a charged discard (X3, X4) is
     warned about first and goes on the second tap."""
+    st.session_state.pop(GUARD, None)  # a tile tapped drops a move held after a warning
     g = play_games.load(db, gid)
     if g is None:
         return
