@@ -213,3 +213,29 @@ def test_a_hint_already_asked_is_not_judged_again(monkeypatch: pytest.MonkeyPatc
     assert len(calls) == asked  # the hint's verdict on its own best, reused
     play_hints.large_mistakes(g, 0, DISCARD_R10)
     assert len(calls) > asked  # a move not judged before is judged
+
+
+def test_a_stale_tap_with_training_on_is_refused_after_the_judge_not_played(db: Path) -> None:
+    g = fixed_game(list(OPENER), seats=SEATS)
+    g.person(dict(DISCARD_R10))  # the game moved on since the page was drawn
+    play_games.save(str(db), g)
+
+    def script(gid, db):  # type: ignore[no-untyped-def] # its source runs alone (no imports of this file)
+        import streamlit as st
+
+        from dashboard.state import play_state
+
+        st.session_state[play_state.TRAIN_KEY] = True
+        applied = play_state.act(db, gid, (1, 0), {"type": "discard", "seat": 0, "tile": "B1"})
+        st.write(f"applied={applied} pending={play_state.pending_judge(gid)}")
+        play_state.judge_pending(db, gid)
+        said = play_state.play_said()
+        if said is not None:
+            getattr(st, said[0])(said[1])
+
+    at = AppTest.from_function(script, args=(g.id, str(db)), default_timeout=60)
+    at.session_state["lang"] = "en"
+    ui.ok(at.run())
+    assert "applied=False pending=True" in at.markdown[0].value
+    assert len(at.error) == 1 and "earlier move" in at.error[0].value
+    assert _events(db, g.id) == [DISCARD_R10]
