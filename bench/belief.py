@@ -72,6 +72,28 @@ def _preset(v: str) -> tuple[str, dict | None]:
     return (v[:-len("-partners")], {"esli": True}) if v.endswith("-partners") else (v, None)
 
 
+def _positions(results: list, every: int):  # type: ignore[no-untyped-def]
+    """Every ``every``-th decision to draw in the games: (steps, index, state)."""
+    k = 0
+    for g in results:
+        for h in g.hands:
+            for i, stp in enumerate(h.steps):
+                st = stp.state
+                if st is None or st.over or st.phase != "draw":
+                    continue
+                k += 1
+                if k % every == 0:
+                    yield h.steps, i, st
+
+
+def _proposals(v: View, n: int, rng: random.Random) -> tuple[list, np.ndarray]:
+    """``n`` uniform worlds of the view, and their racks as worlds x 4 x 53 counts."""
+    unseen, pinned = unseen_tiles(v)
+    codes = CodeWorlds(v, unseen, pinned)
+    got = [codes.draw(rng) for _ in range(n)]
+    return got, np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(n, 4, 53)
+
+
 def measure(variant: str, games: int, hands: int, every: int, proposals: int, seed: str, raw: bool = False) -> dict:
     t0 = time.perf_counter()
     results = _games(*_preset(variant)[:1], games, hands, seed, ["solver"] * 4, _preset(variant)[1])
@@ -80,48 +102,35 @@ def measure(variant: str, games: int, hands: int, every: int, proposals: int, se
     esses = []
     preds: list[tuple[float, int]] = []
     rng = random.Random(f"bench-belief:{seed}")
-    k = 0
-    for g in results:
-        for h in g.hands:
-            steps = h.steps
-            for i, stp in enumerate(steps):
-                st = stp.state
-                if st is None or st.over or st.phase != "draw":
-                    continue
-                k += 1
-                if k % every:
-                    continue
-                seat = st.turn
-                v = View.of(st, seat)
-                unseen, pinned = unseen_tiles(v)
-                codes = CodeWorlds(v, unseen, pinned)
-                got = [codes.draw(rng) for _ in range(proposals)]
-                racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(proposals, 4, 53)
-                sigs = B.signals(v)
-                w, _, e = B.tempered(B.log_likelihood(racks, sigs, B.model_for(variant)), B.ESS_TARGET * proposals)
-                esses.append(e / proposals)
-                for s in range(4):
-                    if s == seat:
-                        continue
-                    held = racks[:, s, :52] > 0
-                    pu = held.mean(axis=0)
-                    pb = (held * w[:, None]).sum(axis=0)
-                    truth = np.zeros(52)
-                    for t in st.racks[s]:
-                        c = B.fast.code(t, st.okey)
-                        if c < 52:
-                            truth[c] = 1
-                    mask = pu > 0  # faces it could hold at all
-                    brier_u += float(((pu - truth)[mask] ** 2).sum())
-                    brier_b += float(((pb - truth)[mask] ** 2).sum())
-                    cells += int(mask.sum())
-                nxt = (seat + 1) % 4
-                if st.opened[nxt] is None:
-                    did = _opened_next(steps, i, nxt)
-                    if did is not None:
-                        keep = B.systematic(w, 64, rng)
-                        p = opens_next(v, nxt, [got[j] for j in keep], raw=raw)
-                        preds.append((p, int(did)))
+    for steps, i, st in _positions(results, every):
+        seat = st.turn
+        v = View.of(st, seat)
+        got, racks = _proposals(v, proposals, rng)
+        sigs = B.signals(v)
+        w, _, e = B.tempered(B.log_likelihood(racks, sigs, B.model_for(variant)), B.ESS_TARGET * proposals)
+        esses.append(e / proposals)
+        for s in range(4):
+            if s == seat:
+                continue
+            held = racks[:, s, :52] > 0
+            pu = held.mean(axis=0)
+            pb = (held * w[:, None]).sum(axis=0)
+            truth = np.zeros(52)
+            for t in st.racks[s]:
+                c = B.fast.code(t, st.okey)
+                if c < 52:
+                    truth[c] = 1
+            mask = pu > 0  # faces it could hold at all
+            brier_u += float(((pu - truth)[mask] ** 2).sum())
+            brier_b += float(((pb - truth)[mask] ** 2).sum())
+            cells += int(mask.sum())
+        nxt = (seat + 1) % 4
+        if st.opened[nxt] is None:
+            did = _opened_next(steps, i, nxt)
+            if did is not None:
+                keep = B.systematic(w, 64, rng)
+                p = opens_next(v, nxt, [got[j] for j in keep], raw=raw)
+                preds.append((p, int(did)))
     bu, bb = brier_u / max(cells, 1), brier_b / max(cells, 1)
     deciles = []
     if preds:
@@ -144,35 +153,23 @@ def fit(variant: str, games: int, hands: int, every: int, proposals: int, seed: 
     prop: dict[str, list[float]] = {k: [] for k in B.MODEL}
     none_t: list[float] = []
     none_p: list[float] = []
-    k = 0
-    for g in results:
-        for h in g.hands:
-            for stp in h.steps:
-                st = stp.state
-                if st is None or st.over or st.phase != "draw":
-                    continue
-                k += 1
-                if k % every:
-                    continue
-                v = View.of(st, st.turn)
-                unseen, pinned = unseen_tiles(v)
-                codes = CodeWorlds(v, unseen, pinned)
-                got = [codes.draw(rng) for _ in range(proposals)]
-                racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(proposals, 4, 53)
-                t = np.zeros((1, 4, 53), dtype=np.uint8)
-                for s in range(4):
-                    for x in st.racks[s]:
-                        t[0, s, B.fast.code(x, st.okey)] += 1
-                sigs = B.signals(v)
-                ft, fp = B.features(t, sigs), B.features(racks, sigs)
-                for key in B.MODEL:
-                    true[key] += [float(a[0]) for a in ft[key]]
-                    prop[key] += [float(a.mean()) for a in fp[key]]
-                # a discard's third category: it joins nothing (the reference of both discard ratios)
-                for a, b, c, d in zip(ft["discard_completes"], ft["discard_joins"], fp["discard_completes"],
-                                      fp["discard_joins"]):
-                    none_t.append(float(1 - a[0] - b[0]))
-                    none_p.append(float(1 - c.mean() - d.mean()))
+    for _, _, st in _positions(results, every):
+        v = View.of(st, st.turn)
+        got, racks = _proposals(v, proposals, rng)
+        t = np.zeros((1, 4, 53), dtype=np.uint8)
+        for s in range(4):
+            for x in st.racks[s]:
+                t[0, s, B.fast.code(x, st.okey)] += 1
+        sigs = B.signals(v)
+        ft, fp = B.features(t, sigs), B.features(racks, sigs)
+        for key in B.MODEL:
+            true[key] += [float(a[0]) for a in ft[key]]
+            prop[key] += [float(a.mean()) for a in fp[key]]
+        # a discard's third category: it joins nothing (the reference of both discard ratios)
+        for a, b, c, d in zip(ft["discard_completes"], ft["discard_joins"], fp["discard_completes"],
+                              fp["discard_joins"]):
+            none_t.append(float(1 - a[0] - b[0]))
+            none_p.append(float(1 - c.mean() - d.mean()))
     out: dict[str, float] = {}
     counts: dict[str, int] = {}
     for key in B.MODEL:
