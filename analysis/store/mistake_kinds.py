@@ -65,60 +65,85 @@ def _frame(cur: Any) -> pd.DataFrame:
     return pd.DataFrame.from_records(cur.fetchall(), columns=[d[0] for d in cur.description])
 
 
+def kinds_by_game(con: Con, players: Sequence[str] | None = None, *, variant: str | None = None,
+                  sources: Sequence[str] | None = None, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
+    """One row per player and graded game: player, game, started, gid, hands (graded hands of the
+    player in it), and per kind its ``mistakes`` and ``cost`` (lists in KINDS order): what the
+    summary and the trend are both made of, in one read."""
+    base, params = costs_sql(players, variant, sources, date_from, date_to)
+    cur = con.execute(base + f""",
+        h AS (SELECT player, game, any_value(started) AS started, any_value(gid) AS gid, count(*) AS hands
+              FROM hands GROUP BY 1, 2),
+        c AS (SELECT player, game, kind, count(*) AS n, sum(cost) AS s FROM costs GROUP BY 1, 2, 3)
+        SELECT h.player, h.game, h.started, h.gid, h.hands,
+               list(c.kind) FILTER (WHERE c.kind IS NOT NULL) AS kinds, list(c.n) FILTER (WHERE c.kind IS NOT NULL) AS ns,
+               list(c.s) FILTER (WHERE c.kind IS NOT NULL) AS ss
+        FROM h LEFT JOIN c ON c.player = h.player AND c.game = h.game
+        GROUP BY ALL ORDER BY h.player, h.gid""", params)
+    rows = []
+    order = [k.key for k in KINDS]
+    for player, game, started, gid, hands, kinds, ns, ss in cur.fetchall():
+        got = {k: (int(n), float(x)) for k, n, x in zip(kinds or [], ns or [], ss or [])}
+        rows.append({"player": player, "game": game, "started": started, "gid": gid, "hands": int(hands),
+                     "mistakes": [got.get(k, (0, 0.0))[0] for k in order],
+                     "cost": [got.get(k, (0, 0.0))[1] for k in order]})
+    return pd.DataFrame(rows, columns=["player", "game", "started", "gid", "hands", "mistakes", "cost"])
+
+
+def summary_of(games: pd.DataFrame) -> pd.DataFrame:
+    """Per player and kind (every kind listed, in KINDS order): player, kind, mistakes (charged
+    decisions), cost (points), hands (graded hands of the player), per_hand (points lost per
+    hand), share (of the player's total cost, 0-1)."""
+    rows = []
+    for p, df in sorted(games.groupby("player"), key=lambda x: x[0]):
+        hands = int(df.hands.sum())
+        n = [sum(x) for x in zip(*df.mistakes)]
+        c = [sum(x) for x in zip(*df.cost)]
+        total = sum(c)
+        for i, k in enumerate(KINDS):
+            rows.append({"player": p, "kind": k.key, "mistakes": int(n[i]), "cost": float(c[i]), "hands": hands,
+                         "per_hand": c[i] / hands if hands else float("nan"), "share": c[i] / total if total else 0.0})
+    return pd.DataFrame(rows, columns=["player", "kind", "mistakes", "cost", "hands", "per_hand", "share"])
+
+
+def trend_of(games: pd.DataFrame, by: str = "week") -> pd.DataFrame:
+    """Points lost per hand by kind over time: player, period (a week's Monday, or the game with
+    ``by="game"``), n (the period's order, 1, 2 …), kind, cost, hands, per_hand. Every kind appears
+    in every period of a player (0 where it cost nothing). Games without a start date fall in no
+    week (``by="game"`` keeps them, in import order)."""
+    if by not in ("week", "game"):
+        raise ValueError(f"by must be 'week' or 'game', got {by!r}")
+    rows = []
+    for p, df in sorted(games.groupby("player"), key=lambda x: x[0]):
+        if by == "week":
+            df = df[df.started.notna()].copy()
+            df["period"] = [(s - pd.Timedelta(days=s.weekday())).strftime("%Y-%m-%d") for s in pd.to_datetime(df.started)]
+            df = df.sort_values(["started", "gid"])
+        else:
+            df = df.sort_values("gid").assign(period=df.sort_values("gid").game.values)
+        for n, (period, part) in enumerate(df.groupby("period", sort=False), 1):
+            hands = int(part.hands.sum())
+            c = [sum(x) for x in zip(*part.cost)]
+            for i, k in enumerate(KINDS):
+                rows.append({"player": p, "period": str(period), "n": n, "kind": k.key, "cost": float(c[i]),
+                             "hands": hands, "per_hand": c[i] / hands if hands else float("nan")})
+    return pd.DataFrame(rows, columns=["player", "period", "n", "kind", "cost", "hands", "per_hand"])
+
+
 def kinds_summary(con: Con, players: Sequence[str] | None = None, *, variant: str | None = None,
                   sources: Sequence[str] | None = None, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
-    """Per player and kind (every kind listed, in :data:`~analysis.review.taxonomy.KINDS` order):
-    player, kind, mistakes (charged decisions), cost (points), hands (graded hands of the player),
-    per_hand (points lost per hand), share (of the player's total cost, 0-1)."""
-    base, params = costs_sql(players, variant, sources, date_from, date_to)
-    h = con.execute(base + " SELECT player, count(*) FROM hands GROUP BY 1", params).fetchall()
-    c = con.execute(base + " SELECT player, kind, count(*), sum(cost) FROM costs GROUP BY 1, 2", params).fetchall()
-    hands = {p: int(n) for p, n in h}
-    got = {(p, k): (int(n), float(s)) for p, k, n, s in c}
-    total = {p: sum(s for (q, _), (_, s) in got.items() if q == p) for p in hands}
-    rows = []
-    for p in sorted(hands):
-        for k in KINDS:
-            n, s = got.get((p, k.key), (0, 0.0))
-            rows.append({"player": p, "kind": k.key, "mistakes": n, "cost": s, "hands": hands[p],
-                         "per_hand": s / hands[p] if hands[p] else float("nan"),
-                         "share": s / total[p] if total[p] else 0.0})
-    return pd.DataFrame(rows, columns=["player", "kind", "mistakes", "cost", "hands", "per_hand", "share"])
+    """:func:`summary_of` the players' graded games (the filters as in :mod:`.style`)."""
+    return summary_of(kinds_by_game(con, players, variant=variant, sources=sources, date_from=date_from,
+                                    date_to=date_to))
 
 
 def kinds_trend(con: Con, players: Sequence[str] | None = None, *, by: str = "week", variant: str | None = None,
                 sources: Sequence[str] | None = None, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
-    """Points lost per hand by kind over time: player, period (a week's Monday, or the game's
-    start and id with ``by="game"``), n (the period's order, 1, 2 …), kind, cost, hands,
-    per_hand. Every kind appears in every period of a player (0 where it cost nothing). Games
-    without a start date fall in no week (``by="game"`` keeps them, in import order)."""
+    """:func:`trend_of` the players' graded games."""
     if by not in ("week", "game"):
         raise ValueError(f"by must be 'week' or 'game', got {by!r}")
-    base, params = costs_sql(players, variant, sources, date_from, date_to)
-    if by == "week":
-        per = "strftime(date_trunc('week', started), '%Y-%m-%d')"
-        order = "min(started)"
-        where = "started IS NOT NULL"
-    else:
-        per = "game"
-        order = "min(gid)"
-        where = "true"
-    h = con.execute(base + f"""
-        SELECT player, {per} AS period, count(*) AS hands, {order} AS o FROM hands WHERE {where}
-        GROUP BY 1, 2 ORDER BY 1, o, 2""", params).fetchall()
-    c = con.execute(base + f"""
-        SELECT player, {per} AS period, kind, sum(cost) FROM costs WHERE {where} GROUP BY 1, 2, 3""",
-                    params).fetchall()
-    got = {(p, per_, k): float(s) for p, per_, k, s in c}
-    rows = []
-    seen: dict[str, int] = {}
-    for p, per_, n, _ in h:
-        seen[p] = seen.get(p, 0) + 1
-        for k in KINDS:
-            s = got.get((p, per_, k.key), 0.0)
-            rows.append({"player": p, "period": str(per_), "n": seen[p], "kind": k.key, "cost": s,
-                         "hands": int(n), "per_hand": s / n if n else float("nan")})
-    return pd.DataFrame(rows, columns=["player", "period", "n", "kind", "cost", "hands", "per_hand"])
+    return trend_of(kinds_by_game(con, players, variant=variant, sources=sources, date_from=date_from,
+                                  date_to=date_to), by)
 
 
 def total_cost(con: Con, players: Sequence[str] | None = None, *, variant: str | None = None,
@@ -156,4 +181,5 @@ def kind_positions(con: Con, player: str, kind: str, *, variant: str | None = No
     return _frame(cur)
 
 
-__all__ = ["AFTER_THE_DISCARD", "costs_sql", "kind_positions", "kinds_summary", "kinds_trend", "total_cost"]
+__all__ = ["AFTER_THE_DISCARD", "costs_sql", "kind_positions", "kinds_by_game", "kinds_summary", "kinds_trend",
+           "summary_of", "total_cost", "trend_of"]

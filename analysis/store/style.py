@@ -86,7 +86,9 @@ def _who(players: Sequence[str] | None, expert: bool) -> tuple[str, list[Any]]:
 def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | None,
                    sources: Sequence[str] | None, date_from: Any, date_to: Any) -> tuple[str, list[Any]]:
     """One row per counted hand-seat: who, variant, game, started, ord, seat, opened, finished,
-    open_kind, open_turn, takes, draws, layoffs, x5 (and the games CTE ``g`` and ``hs`` before it)."""
+    moves (the log has the hand's moves: not a score sheet), open_kind, open_turn, takes, draws,
+    layoffs, x5, pens (its penalties: rule and points) — the CTE ``rows``, after ``g`` and ``hs``.
+    One pass over the events."""
     gsql, gparams = _games_filter(variant, sources, date_from, date_to)
     who, wparams = _who(players, expert)
     label = f"'{EXPERT}'" if expert else "hs.player"
@@ -100,28 +102,28 @@ def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | N
         ev AS (
             SELECT e.gid, e.ord, e.seat,
                    min(e.seq) FILTER (WHERE e.type = 'open') AS open_seq,
+                   list(e.seq) FILTER (WHERE e.type = 'discard') AS discards,
                    count(*) FILTER (WHERE e.type = 'take') - count(*) FILTER (WHERE e.type = 'return') AS takes,
                    count(*) FILTER (WHERE e.type = 'draw') AS draws,
                    coalesce(sum(CASE WHEN e.type = 'layoff' THEN greatest(len(e.tiles), 1) END), 0) AS layoffs
-            FROM events e WHERE e.gid IN (SELECT gid FROM hs) AND e.type IN ('open', 'take', 'return', 'draw', 'layoff')
+            FROM events e
+            WHERE e.gid IN (SELECT gid FROM hs) AND e.type IN ('open', 'take', 'return', 'draw', 'layoff', 'discard')
             GROUP BY ALL),
-        turn AS (
-            SELECT e.gid, e.ord, e.seat, count(*) FILTER (WHERE e.seq < ev.open_seq) + 1 AS open_turn
-            FROM events e JOIN ev ON ev.gid = e.gid AND ev.ord = e.ord AND ev.seat = e.seat
-            WHERE e.type = 'discard' AND ev.open_seq IS NOT NULL GROUP BY ALL),
         op AS (SELECT o.game, o.ord, o.seat, min(o.kind) AS open_kind FROM openings o
                WHERE o.game IN (SELECT game FROM hs) GROUP BY ALL),
-        x5 AS (SELECT p.game, p.ord, p.seat, count(*) AS x5 FROM penalties p
-               WHERE p.rule = 'X5' AND p.game IN (SELECT game FROM hs) GROUP BY ALL),
+        pen AS (SELECT p.game, p.ord, p.seat, count(*) FILTER (WHERE p.rule = 'X5') AS x5,
+                       list({{'rule': p.rule, 'points': p.points}}) AS pens
+                FROM penalties p WHERE p.game IN (SELECT game FROM hs) GROUP BY ALL),
         rows AS (
             SELECT hs.who, hs.variant, hs.game, hs.started, hs.ord, hs.seat, hs.opened, hs.finished,
-                   op.open_kind, CASE WHEN hs.opened THEN coalesce(turn.open_turn, 1) END AS open_turn,
+                   ev.gid IS NOT NULL AS moves, op.open_kind,
+                   CASE WHEN hs.opened AND ev.open_seq IS NOT NULL
+                        THEN len(list_filter(coalesce(ev.discards, []), lambda x: x < ev.open_seq)) + 1 END AS open_turn,
                    coalesce(ev.takes, 0) AS takes, coalesce(ev.draws, 0) AS draws,
-                   coalesce(ev.layoffs, 0) AS layoffs, coalesce(x5.x5, 0) AS x5
+                   coalesce(ev.layoffs, 0) AS layoffs, coalesce(pen.x5, 0) AS x5, pen.pens
             FROM hs LEFT JOIN ev ON ev.gid = hs.gid AND ev.ord = hs.ord AND ev.seat = hs.seat
-                 LEFT JOIN turn ON turn.gid = hs.gid AND turn.ord = hs.ord AND turn.seat = hs.seat
                  LEFT JOIN op ON op.game = hs.game AND op.ord = hs.ord AND op.seat = hs.seat
-                 LEFT JOIN x5 ON x5.game = hs.game AND x5.ord = hs.ord AND x5.seat = hs.seat)"""
+                 LEFT JOIN pen ON pen.game = hs.game AND pen.ord = hs.ord AND pen.seat = hs.seat)"""
     return sql, gparams + wparams
 
 
@@ -176,38 +178,41 @@ def style(con: Con, players: Sequence[str] | None = None, *, expert: bool = Fals
     interval), source (``store``). ``expert``: the expert bot's self-play seats instead of
     ``players``. Rates are fractions (0-1)."""
     base, params = hand_seats_sql(players, expert, variant, sources, date_from, date_to)
-    agg = con.execute(base + """
-        SELECT who, variant, count(*) AS n, count(*) FILTER (WHERE opened) AS opened,
-               count(*) FILTER (WHERE finished) AS finished,
-               count(open_turn) AS n_turn, coalesce(sum(open_turn), 0) AS s_turn,
-               coalesce(sum(open_turn * open_turn), 0) AS q_turn,
-               count(open_kind) AS openings, count(*) FILTER (WHERE open_kind = 'pairs') AS pairs,
-               sum(takes) AS takes, sum(takes + draws) AS turns,
-               sum(layoffs) AS s_lay, sum(layoffs * layoffs) AS q_lay, sum(x5) AS s_x5, sum(x5 * x5) AS q_x5
-        FROM rows GROUP BY who, variant ORDER BY who, variant""", params).fetchall()
+    cur = con.execute(base + """
+        SELECT who, variant, opened, finished, moves, open_kind, open_turn, takes, draws, layoffs, x5, pens
+        FROM rows ORDER BY who, variant""", params)
+    groups: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+    for r in cur.fetchall():
+        groups.setdefault((r[0], r[1]), []).append(r)
     out: list[dict[str, Any]] = []
-    hands: dict[tuple[str, str], int] = {}
-    for (who, var, n, opened, finished, n_turn, s_turn, q_turn, openings, pairs, takes, turns,
-         s_lay, q_lay, s_x5, q_x5) in agg:
-        hands[(who, var)] = int(n)
-        for metric, k, trials in (("opening_rate", opened, n), ("pairs_share", pairs, openings),
+    for (who, var), rs in groups.items():
+        n = len(rs)
+        opened = sum(1 for r in rs if r[2])
+        finished = sum(1 for r in rs if r[3])
+        kinds = [r[5] for r in rs if r[5] is not None]
+        takes = sum(int(r[7]) for r in rs)
+        turns = takes + sum(int(r[8]) for r in rs)
+        for metric, k, trials in (("opening_rate", opened, n), ("pairs_share", kinds.count("pairs"), len(kinds)),
                                   ("take_rate", takes, turns), ("finish_rate", finished, n)):
             lo, hi = wilson(float(k), float(trials))
             out.append(_row(who, var, metric, "rate", int(trials), k / trials if trials else math.nan, lo, hi))
-        for metric, s, q, m in (("opening_turn", s_turn, q_turn, n_turn), ("layoffs", s_lay, q_lay, n),
-                                ("x5", s_x5, q_x5, n)):
-            mean, lo, hi = t_interval(float(s), float(q), int(m))
-            out.append(_row(who, var, metric, "mean", int(m), mean, lo, hi))
-    pen = con.execute(base + """
-        SELECT r.who, r.variant, p.rule, sum(p.points) AS s, sum(p.points * p.points) AS q
-        FROM (SELECT p.game, p.ord, p.seat, p.rule, sum(p.points) AS points FROM penalties p
-              WHERE p.game IN (SELECT game FROM rows) GROUP BY ALL) p
-             JOIN rows r ON r.game = p.game AND r.ord = p.ord AND r.seat = p.seat
-        GROUP BY ALL ORDER BY 1, 2, 3""", params).fetchall()
-    for who, var, rule, s, q in pen:
-        n = hands.get((who, var), 0)
-        mean, lo, hi = t_interval(float(s), float(q), n)
-        out.append(_row(who, var, f"penalty:{rule}", "mean", n, mean, lo, hi))
+        turn = [float(r[6]) for r in rs if r[6] is not None]
+        lay = [float(r[9]) for r in rs if r[4]]  # tiles laid off: hands with moves only (a sheet has none)
+        x5 = [float(r[10]) for r in rs]
+        for metric, xs in (("opening_turn", turn), ("layoffs", lay), ("x5", x5)):
+            mean, lo, hi = t_interval(sum(xs), sum(x * x for x in xs), len(xs))
+            out.append(_row(who, var, metric, "mean", len(xs), mean, lo, hi))
+        per_rule: dict[str, list[float]] = {}
+        for r in rs:
+            mine: dict[str, float] = {}
+            for p in r[11] or []:
+                mine[p["rule"]] = mine.get(p["rule"], 0.0) + float(p["points"])
+            for rule, pts in mine.items():
+                per_rule.setdefault(rule, []).append(pts)
+        for rule in sorted(per_rule):
+            xs = per_rule[rule]  # the hands without it add 0 to the sums
+            mean, lo, hi = t_interval(sum(xs), sum(x * x for x in xs), n)
+            out.append(_row(who, var, f"penalty:{rule}", "mean", n, mean, lo, hi))
     cols = ["who", "variant", "metric", "kind", "n", "value", "low", "high", "source"]
     return pd.DataFrame(out, columns=cols)
 

@@ -27,13 +27,9 @@ def _kw(f: Filters) -> dict[str, Any]:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _kinds(v: int, path: str, f: Filters) -> pd.DataFrame:
-    return data._read(mistake_kinds.kinds_summary, list(f[0]), **_kw(f))
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _trend(v: int, path: str, f: Filters, by: str) -> pd.DataFrame:
-    return data._read(mistake_kinds.kinds_trend, list(f[0]), by=by, **_kw(f))
+def _games(v: int, path: str, f: Filters) -> pd.DataFrame:
+    """The players' graded games with their costs by kind: one read for the summary and the trend."""
+    return data._read(mistake_kinds.kinds_by_game, list(f[0]), **_kw(f))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -42,12 +38,14 @@ def _style(v: int, path: str, f: Filters) -> pd.DataFrame:
 
 
 def kinds(players: Any, variant: str, sources: Any, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
-    return _kinds(data.version(), data.db_file(), _f(players, variant, sources, date_from, date_to))
+    return mistake_kinds.summary_of(_games(data.version(), data.db_file(),
+                                           _f(players, variant, sources, date_from, date_to)))
 
 
 def trend(players: Any, variant: str, sources: Any, date_from: Any = None, date_to: Any = None,
           by: str = "week") -> pd.DataFrame:
-    return _trend(data.version(), data.db_file(), _f(players, variant, sources, date_from, date_to), by)
+    return mistake_kinds.trend_of(_games(data.version(), data.db_file(),
+                                         _f(players, variant, sources, date_from, date_to)), by)
 
 
 def style_table(players: Any, variant: str, sources: Any, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
