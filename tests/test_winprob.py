@@ -188,3 +188,13 @@ def test_a_void_hand_moves_nothing_and_an_unfinished_one_ends_the_course_E3() ->
     pts = wp.course_from(R101, 5, hands, model=_random_model("101"))
     assert [(p.done, p.hand) for p in pts] == [(0, 0), (1, 1), (2, 2)]
     assert pts[-1].totals == (-91, 60, 232, 70) and pts[-1].chance.hands_left == 3
+
+
+def test_a_missing_model_file_is_no_model_not_a_crash(tmp_path: Path) -> None:
+    with pytest.raises(wp.ModelMissing, match="cannot read"):
+        wp.model_for(R101, tmp_path / "none.json")
+    p = tmp_path / "m.json"
+    wp.write_models([_random_model("51")], p)
+    with pytest.raises(wp.ModelMissing, match="no win-chance model for 101"):
+        wp.model_for(R101, p)
+    assert wp.model_for(R51, p).key == "51"

@@ -48,7 +48,7 @@ TEAMS = ((0, 2), (1, 3))
 
 
 class ModelMissing(ValueError):
-    """No fitted model for a preset (``bench/winprob.py --write`` fits one)."""
+    """No fitted model for a preset, or no readable model file (``bench/winprob.py --write`` fits them)."""
 
 
 def model_key(variant: str, esli: bool) -> str:
@@ -97,7 +97,7 @@ def write_models(models: Sequence[HandModel], path: Path | str = MODEL_FILE, abo
     out = ["{", f'  "about": {json.dumps(about or {}, ensure_ascii=False)},', '  "models": {']
     for i, m in enumerate(models):
         flat = [json.dumps([int(x) for x in v], separators=(",", ":")) for v in m.hands]
-        rows = ",\n".join("      " + ",".join(flat[i:i + 10]) for i in range(0, len(flat), 10))
+        rows = ",\n".join("      " + ",".join(flat[j:j + 10]) for j in range(0, len(flat), 10))
         out.append(f'    {json.dumps(m.key)}: {{"games": {m.games}, "hands": [\n{rows}\n    ]}}'
                    + ("," if i < len(models) - 1 else ""))
     out += ["  }", "}"]
@@ -129,7 +129,10 @@ def model_for(rules: Rules, path: Path | str = MODEL_FILE) -> HandModel:
     """The model of a game's preset (its option overrides are not modelled: the preset's hands stand
     in for them)."""
     key = model_key(rules.variant, rules.esli)
-    got = _models(str(path)).get(key)
+    try:
+        got = _models(str(path)).get(key)
+    except ValueError as e:  # a missing or damaged file: no model, said in one line
+        raise ModelMissing(str(e)) from None
     if got is None:
         raise ModelMissing(f"no win-chance model for {key} in {path}")
     return got
