@@ -53,13 +53,14 @@ def main() -> int:
         for v in variants:
             t0 = time.perf_counter()
             p = cache / f"{args.seed}-{v}-{args.games}-{args.hands or 'preset'}.jsonl"
-            if not p.exists():  # a whole file or none: written aside, then renamed
+            reused = p.exists()
+            if not reused:  # a whole file or none: written aside, then renamed
                 sp = specs(args.games, variant=v, bots=["expert"] * 4, seed=f"{args.seed}-{v}", hands=args.hands)
                 part = p.with_suffix(".part")
                 write_records(run(sp, jobs=args.jobs), str(part))
                 os.replace(part, p)
             paths.append(p)
-            meta[v] = {"games": args.games, "seconds": round(time.perf_counter() - t0, 1)}
+            meta[v] = {"games": args.games, "seconds": round(time.perf_counter() - t0, 1), "played_before": reused}
             print(f"{v}: {args.games} games of four expert seats in {meta[v]['seconds']:.0f}s "
                   f"(load {os.getloadavg()[0]:.1f})", flush=True)
         con = store.connect(Path(tmp) / "expert.duckdb")
