@@ -116,7 +116,6 @@ if not len(exp):
     st.caption(t("pp_expert_missing", lang))
 elif exp.source.iloc[0] == "reference":
     meta = profile_data.reference_meta()
-    st.caption(t("pp_expert_reference", lang, n=int(exp.n.iloc[0]), cmd="bench/expert_style.py",
-                 date=str(meta.get("date", ""))))
+    st.caption(t("pp_expert_reference", lang, n=int(exp.n.iloc[0]), date=str(meta.get("date", ""))))
 else:
     st.caption(t("pp_expert_store", lang, n=int(exp.n.iloc[0])))
