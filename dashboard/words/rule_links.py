@@ -42,8 +42,8 @@ def t(key: str, lang: str, **fields: object) -> str:
 
 # The guides a user reads, in both languages (docs/<stem>.md and docs/<stem>.tr.md), in the order
 # the Rules page lists them: the same guides the README's "How do I…" table points to.
-GUIDES = ("reviewing", "review", "replay", "lab", "play", "recording", "sheet", "winprob", "studies", "notes",
-          "practice", "players", "import", "serving", "cli", "options", "limits")
+GUIDES = ("reviewing", "review", "replay", "belief", "lab", "play", "recording", "sheet", "winprob", "studies",
+          "notes", "practice", "players", "luck", "import", "serving", "cli", "options", "limits")
 # doc -> file stem in docs/
 DOC_STEMS = {"rules": "rules", "log": "log-format", **{g: g for g in GUIDES}}
 _DOC_OF_STEM = {v: k for k, v in DOC_STEMS.items()}
