@@ -174,9 +174,9 @@ def test_the_skill_line_from_the_splits_istaka_profile_made(env: Path, monkeypat
     """Before ``istaka profile`` the page says the skill line is not made yet; after it, each
     player's luck-adjusted points a hand with its interval, as the profile computed them."""
     from analysis.cli import main
-    from analysis.store import coach
+    from analysis.store import skill_cache
 
-    monkeypatch.setattr(coach, "SKILL_VALUES", "quick")  # the cache of --quick splits (rollouts are slow)
+    monkeypatch.setattr(skill_cache, "SKILL_VALUES", "quick")  # the cache of --quick splits (rollouts are slow)
     at = _open("en", pp_player="Ali", pp_other="Zeynep")
     assert [c.value for c in at.caption if "no skill line yet" in c.value] == [  # five games and the score sheet
         "Ali: no skill line yet. The command line's istaka profile makes it (6 games waiting).",

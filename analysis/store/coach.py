@@ -1,12 +1,10 @@
 """A coach's sections of a player's profile: the mistakes by kind (:mod:`.mistake_kinds`) and the
-style beside the expert (:mod:`.style`), as plain dicts for ``istaka profile --json`` and the
-Player page; and the skill line from the splits already made (:mod:`.profile` caches them beside
-the database), never computing one: a page cannot wait for a split.
+style beside the expert (:mod:`.style`), as plain dicts for ``istaka profile --json``
+(:func:`analysis.store.profile.profile` adds :func:`sections` to its dict).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -18,7 +16,6 @@ from analysis.review.taxonomy import BY_KEY
 from . import mistake_kinds, style
 
 Con = duckdb.DuckDBPyConnection
-SKILL_VALUES = "rollout"  # the splits the page reads: the evaluator's (``istaka profile``'s default), not --quick
 
 
 def _num(x: Any) -> float | None:
@@ -74,36 +71,4 @@ def sections(con: Con, player: str, *, variant: str | None = None) -> dict[str, 
             "style": {"variant": v, "rows": style_section(con, player, variant=v) if v else []}}
 
 
-def cached_skill(con: Con, player: str, *, variant: str | None = None, sources: Sequence[str] | None = None,
-                 date_from: Any = None, date_to: Any = None) -> dict[str, Any] | None:
-    """The player's skill line (:func:`analysis.review.luck.skill_summary`) over the splits already
-    cached for the games the filters keep, with ``missing``: the games still to split (``istaka
-    profile`` makes them). None when the luck split is not installed or the store has no cache."""
-    try:
-        from analysis.review.luck import HandSplit, skill_summary
-
-        from . import profile as prof
-    except ImportError:
-        return None
-    where = prof.cache_dir(con)
-    if where is None:
-        return None
-    gsql, params = style._games_filter(variant, sources, date_from, date_to)
-    keep = {r[0] for r in con.execute(f"SELECT game FROM ({gsql})", params).fetchall()}
-    setting = f"{SKILL_VALUES}:{prof.PROFILE_WORLDS}:{prof.DRAW_WORLDS}"
-    splits: list[Any] = []
-    missing = 0
-    for game, seat, checksum in prof.player_seats(con, player, variant):
-        if game not in keep:
-            continue
-        f = where / prof._key(game, seat, checksum, setting)
-        try:
-            splits += [HandSplit.from_dict(d) for d in json.loads(f.read_text(encoding="utf-8"))]
-        except (OSError, ValueError, KeyError, TypeError):
-            missing += 1
-    out = skill_summary(splits)
-    out["missing"] = missing
-    return out
-
-
-__all__ = ["SKILL_VALUES", "cached_skill", "mistakes_section", "sections", "style_section"]
+__all__ = ["mistakes_section", "sections", "style_section"]

@@ -20,7 +20,7 @@ import pandas as pd
 from analysis.review.model import CATEGORY_KIND
 from analysis.review.taxonomy import BY_KEY, KINDS, kind_sql
 
-from .style import _games_filter
+from .style import games_filter
 
 Con = duckdb.DuckDBPyConnection
 
@@ -38,7 +38,7 @@ def costs_sql(players: Sequence[str] | None, variant: str | None, sources: Seque
     """CTEs ``g`` (the games), ``rg`` (their current annotations), ``costs`` (one row per charged
     cost: player, game, started, ord, seat, turn, step, decision, category, kind, cost) and
     ``hands`` (player, game, started, ord: the graded hands)."""
-    gsql, params = _games_filter(variant, sources, date_from, date_to)
+    gsql, params = games_filter(variant, sources, date_from, date_to)
     who = "(?::VARCHAR[] IS NULL OR list_contains(?::VARCHAR[], x.player))"
     names = list(players) if players is not None else None
     sql = f"""
@@ -166,7 +166,7 @@ def kind_positions(con: Con, player: str, kind: str, *, variant: str | None = No
     deep or quick)."""
     if kind not in BY_KEY:
         raise ValueError(f"no such kind of mistake: {kind!r}")
-    gsql, params = _games_filter(variant, sources, date_from, date_to)
+    gsql, params = games_filter(variant, sources, date_from, date_to)
     back = ", ".join(f"'{c}'" for c in AFTER_THE_DISCARD)
     cur = con.execute(f"""
         WITH g AS ({gsql}),

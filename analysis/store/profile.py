@@ -56,6 +56,11 @@ def _key(game: str, seat: int, checksum: str, setting: str) -> str:
     return f"{h}.json"
 
 
+def cache_name(game: str, seat: int, checksum: str, setting: str) -> str:
+    """The cache file's name of one game's splits for one seat and setting (``values:worlds:draw_worlds``)."""
+    return _key(game, seat, checksum, setting)
+
+
 def seat_splits(res: GameResult, seat: int, *, worlds: int = PROFILE_WORLDS, draw_worlds: int = DRAW_WORLDS,
                 values: str = "rollout") -> list[HandSplit]:
     """Every ended hand of a replayed game split for ``seat`` (none when the log hides its rack)."""
@@ -133,5 +138,5 @@ def hand_rows(prof: dict[str, Any]) -> Sequence[dict[str, Any]]:
             for s in prof.get("splits", ())]
 
 
-__all__ = ["PROFILE_WORLDS", "cache_dir", "cached_splits", "hand_rows", "known_player", "player_seats", "profile",
+__all__ = ["PROFILE_WORLDS", "cache_dir", "cache_name", "cached_splits", "hand_rows", "known_player", "player_seats", "profile",
            "seat_splits"]

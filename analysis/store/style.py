@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import UTC, date, datetime, timedelta
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,10 +58,9 @@ SOURCE_SQL = """CASE WHEN coalesce(g.sheet, false) THEN 'sheet'
      ELSE 'recorded' END"""
 
 
-def _games_filter(variant: str | None, sources: Sequence[str] | None, date_from: Any, date_to: Any) -> tuple[str, list[Any]]:
-    """The games CTE: gid, game, variant, started, source, bots, filtered (None: no filter)."""
-    from .queries import _day
-
+def games_filter(variant: str | None, sources: Sequence[str] | None, date_from: Any, date_to: Any) -> tuple[str, list[Any]]:
+    """The games CTE: gid, game, variant, started, source, bots, filtered (None: no filter; days
+    inclusive, as dates or ISO text)."""
     src = list(sources) if sources is not None else None
     sql = f"""SELECT g.gid, g.game, g.variant, g.started, {SOURCE_SQL} AS source,
                      json_extract_string(g.header_extra, '$.bots[*]') AS bots
@@ -73,6 +73,18 @@ def _games_filter(variant: str | None, sources: Sequence[str] | None, date_from:
         sql = f"SELECT * FROM ({sql}) WHERE list_contains(?::VARCHAR[], source)"
         params.append(src)
     return sql, params
+
+
+def _day(x: Any, end: bool = False) -> datetime | None:
+    """A bound of a range of days: a day (date or "YYYY-MM-DD") as ``end`` means its end."""
+    if x is None or x == "":
+        return None
+    if isinstance(x, str):
+        x = date.fromisoformat(x[:10]) if len(x) <= 10 else datetime.fromisoformat(x)
+    if isinstance(x, datetime):
+        return x.replace(tzinfo=None) if x.tzinfo is None else x.astimezone(UTC).replace(tzinfo=None)
+    d = datetime(x.year, x.month, x.day)
+    return d + timedelta(days=1) if end else d
 
 
 def _who(players: Sequence[str] | None, expert: bool) -> tuple[str, list[Any]]:
@@ -89,7 +101,7 @@ def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | N
     moves (the log has the hand's moves: not a score sheet), open_kind, open_turn, takes, draws,
     layoffs, x5, pens (its penalties: rule and points) — the CTE ``rows``, after ``g`` and ``hs``.
     One pass over the events."""
-    gsql, gparams = _games_filter(variant, sources, date_from, date_to)
+    gsql, gparams = games_filter(variant, sources, date_from, date_to)
     who, wparams = _who(players, expert)
     label = f"'{EXPERT}'" if expert else "hs.player"
     sql = f"""
@@ -283,6 +295,6 @@ def reference_meta(path: Path | None = None) -> dict[str, Any]:
     return {k: v for k, v in ref.items() if k != "rows"}
 
 
-__all__ = ["EXPERT", "EXPERT_MIN_HANDS", "METRICS", "REFERENCE", "SOURCES", "SOURCE_SQL", "beside_expert", "expert_style",
+__all__ = ["EXPERT", "EXPERT_MIN_HANDS", "METRICS", "REFERENCE", "SOURCES", "SOURCE_SQL", "beside_expert", "expert_style", "games_filter",
            "hand_rows", "hand_seats_sql", "reference", "reference_meta", "sources_of", "style", "t_interval",
            "wilson"]

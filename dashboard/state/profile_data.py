@@ -10,9 +10,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analysis.store import coach, mistake_kinds, style
+from analysis.store import mistake_kinds, skill_cache, style
 
 from dashboard.state import data
+
+def _read(fn: Any, *args: Any, **kw: Any) -> Any:
+    with data.reading_db() as con:
+        return fn(con, *args, **kw)
+
 
 Filters = tuple[tuple[str, ...], str, tuple[str, ...], str | None, str | None]
 
@@ -29,12 +34,12 @@ def _kw(f: Filters) -> dict[str, Any]:
 @st.cache_data(show_spinner=False, max_entries=32)
 def _games(v: int, path: str, f: Filters) -> pd.DataFrame:
     """The players' graded games with their costs by kind: one read for the summary and the trend."""
-    return data._read(mistake_kinds.kinds_by_game, list(f[0]), **_kw(f))
+    return _read(mistake_kinds.kinds_by_game, list(f[0]), **_kw(f))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _style(v: int, path: str, f: Filters) -> pd.DataFrame:
-    return data._read(style.beside_expert, list(f[0]), **_kw(f))
+    return _read(style.beside_expert, list(f[0]), **_kw(f))
 
 
 def kinds(players: Any, variant: str, sources: Any, date_from: Any = None, date_to: Any = None) -> pd.DataFrame:
@@ -54,7 +59,7 @@ def style_table(players: Any, variant: str, sources: Any, date_from: Any = None,
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _positions(v: int, path: str, player: str, kind: str) -> pd.DataFrame:
-    return data._read(mistake_kinds.kind_positions, player, kind)
+    return _read(mistake_kinds.kind_positions, player, kind)
 
 
 def kind_positions(player: str, kind: str) -> pd.DataFrame:
@@ -79,7 +84,7 @@ def _cache_stamp() -> int:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _skill(v: int, stamp: int, path: str, player: str, f: Filters) -> dict[str, Any] | None:
-    return data._read(coach.cached_skill, player, **_kw(f))
+    return _read(skill_cache.cached_skill, player, **_kw(f))
 
 
 def skill(player: str, variant: str, sources: Any, date_from: Any = None, date_to: Any = None) -> dict[str, Any] | None:
