@@ -9,8 +9,9 @@ table meld (X4); a dangerous tile framed in red, a small danger dashed. Under it
 sampled, their effective size and the ± points of a chance.
 
 It sits in an expander that computes only while open (a phone's page stays short, the page load is
-never held up), inside a fragment: opening it reruns the panel alone. Every number is also an
-attribute of its element (``data-p`` …), for tests and the browser check.
+never held up). Not a fragment: a fragment's first run at page load swallowed a key pressed on
+Replay at that moment (M, the next mistake), so opening the panel reruns the page. Every number is
+also an attribute of its element (``data-p`` …), for tests and the browser check.
 """
 
 from __future__ import annotations
@@ -143,7 +144,6 @@ def charges_x5(rules: Rules) -> bool:
     return bool(rules.cezali and rules.x5)
 
 
-@st.fragment
 def _section(key: str, seat: int, players: Sequence[str], okey: Tile | None, x5: bool, lang: str,
              get: Callable[[], dict[str, Any] | None], note: str | None) -> None:
     box = st.expander(t("th_title", lang), key=key, on_change="rerun", icon=":material/visibility:")
