@@ -51,9 +51,9 @@ def _pick(page: Any, select: str, option: str) -> None:
         opt = page.get_by_role("option", name=option)
         try:
             opt.wait_for(timeout=3_000)
-        except Exception:  # noqa: BLE001 - a rerun closed the list: open it again
+            opt.click(timeout=3_000)
+        except Exception:  # noqa: BLE001 - a rerun closed the list (before or after it showed): open it again
             continue
-        opt.click()
         _idle(page)
         return
     raise AssertionError(f"no option {option} in {select}")
