@@ -91,7 +91,7 @@ def _proposals(v: View, n: int, rng: random.Random) -> tuple[list, np.ndarray]:
     unseen, pinned = unseen_tiles(v)
     codes = CodeWorlds(v, unseen, pinned)
     got = [codes.draw(rng) for _ in range(n)]
-    return got, np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(n, 4, 53)
+    return got, B.racks_of(got)
 
 
 def measure(variant: str, games: int, hands: int, every: int, proposals: int, seed: str, raw: bool = False) -> dict:

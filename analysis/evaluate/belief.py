@@ -316,6 +316,21 @@ def systematic(w: np.ndarray, k: int, rng: random.Random) -> list[int]:
     return [int(i) for i in np.searchsorted(cum, u + np.arange(k) / k, side="right")]
 
 
+def racks_of(worlds: Sequence[tuple[bytes, bytes]]) -> np.ndarray:
+    """The racks of worlds ``(racks, deck)`` as the compiled model reads them: worlds x 4 x 53 counts."""
+    return np.frombuffer(b"".join(r for r, _ in worlds), dtype=np.uint8).reshape(len(worlds), 4, 53)
+
+
+def weigh(racks: np.ndarray, sigs: Sequence[Signals], model: dict[str, float] | None
+          ) -> tuple[np.ndarray | None, float, float]:
+    """The proposals' normalised weights as the evaluator weighs them, tempered to
+    :data:`ESS_TARGET` of the proposals: (weights, power, effective size); the weights are None when
+    the effective size stays below :data:`ESS_FLOOR` (the proposals are then kept uniform)."""
+    n = len(racks)
+    w, power, e = tempered(log_likelihood(racks, sigs, model), ESS_TARGET * n)
+    return (None if e < ESS_FLOOR * n else w), power, e
+
+
 @dataclass
 class Stats:
     """What the belief did over a call: blocks resampled, blocks left uniform, effective sizes."""
@@ -359,12 +374,11 @@ class BeliefWorlds:
 
     def _fill(self) -> None:
         got = [self.propose(self.rng) for _ in range(self.proposals)]
-        racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(len(got), 4, 53)
-        w, power, e = tempered(log_likelihood(racks, self.sigs, self.model), ESS_TARGET * self.proposals)
+        w, power, e = weigh(racks_of(got), self.sigs, self.model)
         self.stats.blocks += 1
         self.stats.ess.append(e)
         self.stats.power.append(power)
-        if e < ESS_FLOOR * self.proposals:
+        if w is None:
             self.stats.fallback += 1
             self.queue = got[:self.block]
             return
@@ -372,4 +386,4 @@ class BeliefWorlds:
 
 
 __all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
-           "ess", "log_likelihood", "normalise", "signals", "systematic", "tempered", "completes", "joins", "opening_estimate", "reload"]
+           "ess", "log_likelihood", "normalise", "signals", "racks_of", "systematic", "tempered", "weigh", "completes", "joins", "opening_estimate", "reload"]

@@ -43,7 +43,7 @@ MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or py
 PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; the deep review's costs)
 # how the hidden tiles are sampled: weighted by what the other seats did (.belief, "table") or
 # "uniform"; ISTAKA_BELIEF sets it for a whole run (worker processes included)
-BELIEF = os.environ.get("ISTAKA_BELIEF", B.TABLE) if os.environ.get("ISTAKA_BELIEF") in B.BELIEFS else B.TABLE
+BELIEF = os.environ.get("ISTAKA_BELIEF") if os.environ.get("ISTAKA_BELIEF") in B.BELIEFS else B.TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +302,7 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
         pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else None)
         codes = CodeWorlds(view, unseen, pinned)
         if (belief or BELIEF) == B.TABLE:
-            bw = B.BeliefWorlds(view, lambda r: codes.draw(r), rng)
+            bw = B.BeliefWorlds(view, codes.draw, rng)
             if stats is not None:
                 stats.append(bw.stats)
             return lambda: _World(view, None, None, pos, bw.draw())

@@ -142,12 +142,11 @@ def read_table(view: View, *, seed: int | str = 0, worlds: int = WORLDS, proposa
     codes = CodeWorlds(view, unseen, pinned)
     m = proposals or worlds * (B.PROPOSALS // B.BLOCK)
     got = [codes.draw(rng) for _ in range(m)]
-    racks = np.frombuffer(b"".join(r for r, _ in got), dtype=np.uint8).reshape(m, 4, 53)
-    sigs = B.signals(view)
-    w, _, e = B.tempered(B.log_likelihood(racks, sigs), B.ESS_TARGET * m)
-    if e < B.ESS_FLOOR * m:
-        w = np.full(m, 1.0 / m)
-        e = float(m)
+    racks = B.racks_of(got)
+    weights, _, e = B.weigh(racks, B.signals(view), B.model_for(B.model_key(view.rules)))
+    if weights is None:  # too sure of itself: uniform, as the evaluator keeps such a block
+        weights, e = np.full(m, 1.0 / m), float(m)
+    w = weights
     kept = [got[i] for i in B.systematic(w, worlds, rng)]
     n_eff = max(1.0, min(e, float(worlds)))
     seats = []
