@@ -16,6 +16,12 @@ memory over the run; tracebacks in its log; page exceptions; and at the end, rea
 database, every write shown stored exactly once (lost, doubled, stored without being shown).
 Exit 1 when a write was lost or doubled, or a traceback or page exception was seen.
 
+The server is served as a club serves it (``--mode club``, the default): readers anonymous,
+each writer logged in by the writer's cookie a passphrase login gives (signed here with the
+secret the bench gives the server in its secrets.toml). ``--mode local`` serves it unserved, every
+session a writer. The server runs on every CPU but the last, the driver on the last
+(``--no-pin``: both on all), so that the clients' own work is not in the server's times.
+
 Works on a copy of the sample imported fresh (or ``--db``), never on data/istaka.duckdb.
 """
 
@@ -96,7 +102,7 @@ async def reader(url: str, games: list[tuple[str, int]], until: float, tally: Ta
 
 
 async def writer(url: str, games: list[tuple[str, int]], until: float, tally: Tally, w: int, writers: int,
-                 think: float) -> None:
+                 think: float, cookie: str = "") -> None:
     """Writer ``w`` writes at steps no other writer uses: step = w + 1, w + 1 + writers, ...; each
     write from its own address opened anew (a new tab: the step comes from the address alone)."""
     k = 0
@@ -105,7 +111,7 @@ async def writer(url: str, games: list[tuple[str, int]], until: float, tally: Ta
         step = 1 + w + writers * (k // len(games))
         if step >= n:
             break
-        async with Session(url) as s:
+        async with Session(url, cookie) as s:
             page = await s.run("replay", f"game={g}&hand=1&step={step}")
             tally.add("replay", page)
             if k % 2 == 0 and "submit:nt_form" in page.widgets:
@@ -160,14 +166,47 @@ def _port() -> int:
     raise RuntimeError("no free port in 8600-8999")
 
 
-def serve(db: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _pins() -> tuple[set[int], set[int]] | None:
+    """(the server's CPUs, the driver's): the last CPU for the driver, the others for the server,
+    so that the clients' own work is not counted in the server's times; None on one CPU."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    return (set(cpus[:-1]), {cpus[-1]}) if len(cpus) >= 2 else None
+
+
+PASSPHRASE = "yük testi yazarı"
+
+
+def club(work: Path) -> tuple[Path, str]:
+    """A secrets.toml for club mode (the writer's passphrase hashed, the server's secret) and the
+    Cookie header of a logged-in writer, signed with that secret as the login signs it."""
+    import secrets as pysecrets
+    from unittest import mock
+
+    from dashboard.state import access, login, tokens
+
+    stored, secret = access.hash_passphrase(PASSPHRASE), pysecrets.token_hex(32)
+    path = work / "secrets.toml"
+    path.write_text(f'[istaka]\nwriter_passphrase = "{stored}"\nsecret = "{secret}"\n')
+    with mock.patch.object(tokens, "_configured", lambda: secret.encode("utf-8")):
+        token = login.make_token(stored)
+    return path, f"{login.COOKIE}={token}"
+
+
+def serve(db: Path, log: Path, cpus: set[int] | None = None,
+          secrets: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     port = _port()
     env = dict(os.environ, ISTAKA_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="true")
+    env.pop("ISTAKA_MODE", None)
+    extra: list[str] = []
+    if secrets is not None:
+        env["ISTAKA_MODE"] = "club"
+        extra = ["--secrets.files", str(secrets)]
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "dashboard/app.py", "--server.headless",
                                  "true", "--server.address", "127.0.0.1", "--server.port", str(port),
-                                 "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
+                                 "--server.fileWatcherType", "none", *extra], cwd=ROOT, env=env, stdout=out,
+                                stderr=subprocess.STDOUT,
+                                preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:
@@ -183,13 +222,13 @@ def serve(db: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
         time.sleep(0.3)
 
 
-async def drive(args: argparse.Namespace, url: str, pid: int, games: list[tuple[str, int]]) -> Tally:
+async def drive(args: argparse.Namespace, url: str, pid: int, games: list[tuple[str, int]], cookie: str = "") -> Tally:
     tally = Tally()
     async with Session(url) as warm:  # the first run compiles every page's imports: not a user's
         await warm.run("games")
     until = time.monotonic() + args.seconds
     jobs = [reader(url, games, until, tally, 1000 + i, args.think) for i in range(args.readers)]
-    jobs += [writer(url, games, until, tally, w, args.writers, args.think) for w in range(args.writers)]
+    jobs += [writer(url, games, until, tally, w, args.writers, args.think, cookie) for w in range(args.writers)]
     jobs.append(sample_rss(pid, until + 1, tally))
     await asyncio.gather(*jobs)
     return tally
@@ -224,7 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=300)
     ap.add_argument("--think", type=float, default=5.0, help="seconds between a user's actions, on average")
     ap.add_argument("--db", help="a database to copy (default: the sample imported fresh)")
+    ap.add_argument("--no-pin", action="store_true", help="let the server and the driver share every CPU")
+    ap.add_argument("--mode", choices=("club", "local"), default="club",
+                    help="club: anonymous readers, writers logged in (default); local: unserved, all writers")
     args = ap.parse_args(argv)
+    pins = None if args.no_pin else _pins()
     from analysis import store
 
     with tempfile.TemporaryDirectory(prefix="istaka-wsload-") as tmp:
@@ -238,10 +281,13 @@ def main(argv: list[str] | None = None) -> int:
             con.close()
         games = _games(db)
         log = work / "server.log"
-        proc, url = serve(db, log)
+        secrets, cookie = club(work) if args.mode == "club" else (None, "")
+        proc, url = serve(db, log, pins[0] if pins else None, secrets)
+        if pins:
+            os.sched_setaffinity(0, pins[1])
         t0 = time.perf_counter()
         try:
-            tally = asyncio.run(drive(args, url, proc.pid, games))
+            tally = asyncio.run(drive(args, url, proc.pid, games, cookie))
         finally:
             proc.terminate()
             try:
@@ -255,8 +301,9 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy(log, os.environ["ISTAKA_LOAD_LOG"])
         checks = check(db, tally)
     tracebacks = server_log.count("Traceback")
-    print(f"load test over the websocket protocol: {args.readers} readers, {args.writers} writers, "
-          f"{args.seconds:g} s asked, {wall:.0f} s run, think {args.think:g} s; load {os.getloadavg()[0]:.1f} after")
+    print(f"load test over the websocket protocol, {args.mode} mode: {args.readers} readers, {args.writers} writers, "
+          f"{args.seconds:g} s asked, {wall:.0f} s run, think {args.think:g} s; load {os.getloadavg()[0]:.1f} after; "
+          + (f"server on CPU {sorted(pins[0])}, driver on CPU {sorted(pins[1])}" if pins else "not pinned"))
     print(f"{'action':11} {'runs':>5} {'server p50':>10} {'p95':>6} {'client p50':>10} {'p95':>6}")
     for action in sorted(tally.client):
         c, s = tally.client[action], tally.server.get(action, [])

@@ -43,15 +43,17 @@ def _key(widget_id: str) -> str:
 
 
 class Session:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, cookie: str = "") -> None:
         self.url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
+        self.cookie = cookie  # a Cookie header for the handshake ("istaka_writer=…": a logged-in writer)
         self.ws: Any = None
         self.page = ""
         self.query = ""
 
     async def __aenter__(self) -> Session:
         self.ws = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None,
-                                           open_timeout=60, ping_interval=None)
+                                           open_timeout=60, ping_interval=None,
+                                           additional_headers={"Cookie": self.cookie} if self.cookie else None)
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

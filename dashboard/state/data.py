@@ -1,7 +1,10 @@
 """The dashboard's reads: cached calls into ``analysis.queries`` and the replayer.
 
-The database is opened read-only for one burst of reads and closed again
-(:func:`analysis.store.reading`), so ``istaka import`` can run while the dashboard is open.
+The server process holds one read-only connection and gives each burst of reads its own cursor
+(:class:`_Reader`): opening the file costs about 30 ms, a cursor nothing. The connection is let go
+when this process writes, when no one has read for :data:`READER_IDLE` seconds, and at the end of
+a burst once it is :data:`READER_AGE` seconds old, so ``istaka import`` in another process finds the
+file free between the dashboard's reads.
 Every cached loader is keyed by the database file's modification time as well as by its
 inputs: after an import, a rerun (or a refresh) sees the new games. Replays are kept as
 objects (``st.cache_resource``) keyed by game id: stepping through a hand is then indexing.
@@ -12,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,12 +99,103 @@ class _Gate:
 
 
 GATE = _Gate()
+READER_IDLE = 1.0  # seconds without a read after which the held connection is closed
+READER_AGE = 5.0  # seconds after which a burst's end closes it (the next burst opens it again)
+
+
+class _Reader:
+    """The process's read-only connection, shared by the bursts of reads of every session (each on
+    its own cursor) and closed when idle, when old, or before a write (under the gate's exclusive
+    side, when no burst is reading)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._con: Any = None
+        self._path = ""
+        self._opened = 0.0
+        self._users = 0
+        self._last = 0.0  # when the last burst ended
+        self._timer: threading.Timer | None = None
+        self.opens = 0  # connections opened (tests and the load bench count them)
+
+    @contextlib.contextmanager
+    def cursor(self, path: str) -> Iterator[Any]:
+        with self._lock:
+            if self._con is not None and self._path != path:
+                if self._users == 0:
+                    self._close()
+            if self._con is None or self._path != path:  # (another file while this one is read: its own)
+                con, own = store.connect(path, read_only=True), self._con is not None
+                if not own:
+                    self._con, self._path, self._opened = con, path, time.monotonic()
+                    self.opens += 1
+            else:
+                con, own = self._con, False
+            if not own:
+                self._users += 1
+        if own:  # a burst on another database than the held one: opened and closed as before
+            try:
+                yield con
+            finally:
+                con.close()
+            return
+        try:
+            cur = con.cursor()
+        except BaseException:
+            self._release()
+            raise
+        try:
+            yield cur
+        finally:
+            try:
+                cur.close()
+            finally:
+                self._release()
+
+    def _release(self) -> None:
+        with self._lock:
+            self._users -= 1
+            self._last = time.monotonic()
+            if self._users == 0 and self._con is not None:
+                if self._last - self._opened > READER_AGE:
+                    self._close()
+                elif self._timer is None:
+                    self._timer = threading.Timer(READER_IDLE, self._idle)
+                    self._timer.daemon = True
+                    self._timer.start()
+
+    def _idle(self) -> None:
+        with self._lock:
+            self._timer = None
+            if self._con is None or self._users:
+                return
+            left = READER_IDLE - (time.monotonic() - self._last)
+            if left <= 0:
+                self._close()
+            else:
+                self._timer = threading.Timer(left, self._idle)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _close(self) -> None:
+        con, self._con = self._con, None
+        if con is not None:
+            con.close()
+
+    def close(self) -> None:
+        """Let the file go (no burst may be reading: called under the gate's exclusive side)."""
+        with self._lock:
+            if self._users == 0:
+                self._close()
+
+
+READER = _Reader()
 
 
 @contextlib.contextmanager
 def reading_db() -> Iterator[Any]:
-    """A read-only connection for one burst of reads (closed after), never beside a write."""
-    with GATE.shared(), store.reading(db_file()) as con:
+    """A cursor on the process's read-only connection for one burst of reads, never beside a write."""
+    with GATE.shared(), READER.cursor(db_file()) as con:
         yield con
 
 
@@ -115,6 +210,7 @@ def writing_db(authorized: bool = False) -> Iterator[Any]:
     if not authorized:
         access.require_write()
     with GATE.exclusive():
+        READER.close()  # the read-only connection goes first (DuckDB: one configuration per file)
         con = store.connect(db_file())
         try:
             yield con

@@ -9,7 +9,9 @@ cache them; texts a user reads come from :mod:`analysis.review.lesson` in the pa
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -164,11 +166,31 @@ def _verdicts(game: str, ord: int, step: int, v: int) -> list[tuple[int, Choice]
     return out
 
 
+_JUDGED: OrderedDict[tuple[str, int, int, int], None] = OrderedDict()  # steps judged in this process
+_JUDGED_MAX = 4096
+_JUDGED_LOCK = threading.Lock()
+
+
 def verdict_at(game: str, ord: int, step: int, lang: str) -> list[dict[str, Any]]:
     """The decisions taken at this step judged now exactly as the deep review judges them (the
     same spots, candidates, worlds and seed: analysis.review.deep.judge_spot), for a game with no stored
     deep review; rows as :func:`hand_choices` gives them."""
-    return [{"ord": ord, "seat": seat, **choice_row(c, lang)} for seat, c in _verdicts(game, ord, step, data.version())]
+    v = data.version()
+    rows = [{"ord": ord, "seat": seat, **choice_row(c, lang)} for seat, c in _verdicts(game, ord, step, v)]
+    with _JUDGED_LOCK:
+        _JUDGED[(game, ord, step, v)] = None
+        _JUDGED.move_to_end((game, ord, step, v))
+        while len(_JUDGED) > _JUDGED_MAX:
+            _JUDGED.popitem(last=False)
+    return rows
 
 
-__all__ = ["TOP", "choice_row", "current", "hand_choices", "review", "run_deep", "stored_at", "summary", "verdict_at"]
+def verdict_known(game: str, ord: int, step: int) -> bool:
+    """Whether this step was judged in this server process since the database last changed (its
+    verdict is then at hand, and a served board shows it without being asked)."""
+    with _JUDGED_LOCK:
+        return (game, ord, step, data.version()) in _JUDGED
+
+
+__all__ = ["TOP", "choice_row", "current", "hand_choices", "review", "run_deep", "stored_at", "summary", "verdict_at",
+           "verdict_known"]
