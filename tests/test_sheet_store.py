@@ -88,3 +88,23 @@ def test_a_save_past_the_games_last_hand_is_refused_and_nothing_is_written_G1(tm
         assert got is not None and len(got[1]) == 4  # the last good save stands
     finally:
         con.close()
+
+
+@pytest.mark.parametrize("kind", [[], {}, 5, None, "x" * 300, ["normal", "okey"]])
+def test_a_result_of_the_wrong_shape_is_refused_by_its_field_and_rule_and_nothing_is_written_E6(
+        tmp_path: Path, kind: object) -> None:
+    """A result built by a caller (the score sheet page, a script) with a ``kind`` that is no kind
+    was an IndexError deep in the scoring; it is refused as the log reader refuses it."""
+    con = store.connect(tmp_path / "s.duckdb", seed=False)
+    header = {"type": "game", "game": "s4", "variant": "101", "players": ["A", "B", "C", "D"], "hands": 11,
+              "sheet": True}
+    row = {"finisher": 0, "kind": "normal", "opened": ["points", "points", None, None], "left": [None, 10, 0, 0]}
+    try:
+        sheets.save_sheet(con, header, [row])
+        with pytest.raises(SheetError) as e:
+            sheets.save_sheet(con, header, [row, dict(row, kind=kind)])
+        assert (e.value.rule, e.value.field) == ("E6", "kind") and str(e.value).startswith("round 2: field 'kind'")
+        got = sheets.load_sheet(con, "s4")
+        assert got is not None and len(got[1]) == 1  # the last good save stands
+    finally:
+        con.close()

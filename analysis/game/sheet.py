@@ -153,7 +153,9 @@ def check_penalty(rules: Rules, p: dict[str, Any], opened: Sequence[str | None],
 def score_result(rules: Rules, ev: dict[str, Any], line: int) -> SheetHand:
     """Check one result against the rules and score it (E4-E8); raises :class:`SheetError`."""
     h = SheetHand(ev["hand"], line)
-    kinds = kinds_of(ev["kind"]) or ()
+    kinds = kinds_of(ev["kind"])
+    if not kinds:  # (the log reader refuses it first: result_problem)
+        raise SheetError(f"field 'kind': not a result kind, got {brief(ev['kind'])} [E6]", "E6", "kind")
     fin = ev["finisher"]
     opened: list[str | None] = list(ev["opened"])
     left: list[int | None] = list(ev["left"])

@@ -18,7 +18,7 @@ import duckdb
 import pandas as pd
 
 from analysis.game import GameLog, GameResult, replay_game
-from analysis.game.sheet import past_the_end
+from analysis.game.sheet import SheetError, past_the_end, result_problem
 
 from . import queries
 from .rows import game_checksum, game_rows, next_gid, take_games, to_tables, write_tables
@@ -47,7 +47,14 @@ def sheet_log(header: dict[str, Any], results: Sequence[dict[str, Any]]) -> Game
 
 def save_sheet(con: Con, header: dict[str, Any], results: Sequence[dict[str, Any]]) -> GameResult:
     """Replay the sheet and write it, replacing what the store held under its id (one transaction).
-    A result past the game's planned hands is refused (:class:`SheetError`, G1): nothing is written."""
+    A result past the game's planned hands is refused (:class:`SheetError`, G1), and so is a result
+    of the wrong shape (the field and its rule, as the log reader names them): nothing is written."""
+    for i, r in enumerate(results):
+        bad = result_problem(dict(r, type="result")) if isinstance(r, dict) else (
+            "a result is an object of fields", "kind", "E6")
+        if bad is not None:
+            msg, fld, rule = bad
+            raise SheetError(f"round {i + 1}: {msg} [{rule}]", rule, fld)
     g = sheet_log(header, results)
     res = replay_game(g, keep_steps=False)
     for _, ev in g.events:
