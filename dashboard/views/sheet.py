@@ -195,6 +195,8 @@ def _clear() -> None:
 
 def _load_row(i: int) -> None:
     """Put a saved row into the entry widgets to correct it."""
+    if not 0 <= i < len(sheet.results) or not isinstance(sheet.results[i], dict) or "kind" not in sheet.results[i]:
+        return  # the row went (another writer's save or delete since this page was drawn): nothing to load
     _clear()
     r = sheet.results[i]
     kind = r["kind"] if isinstance(r["kind"], list) else [r["kind"]]
