@@ -58,6 +58,8 @@ EV_SHOW, EV_DECLARE, EV_DRAW, EV_TAKE, EV_RETURN, EV_OPEN, EV_MELD, EV_LAYOFF, E
 RULE_NAMES = {2: "X2", 3: "X3", 4: "X4", 5: "X5", 6: "X6", 7: "X7", 8: "O8"}
 RESULTS = {0: "unfinished", 1: "finish", 2: "exhausted", 3: "void"}
 PART_RULES = ("X2", "X3", "X4", "X5", "X6", "X7", "O8")
+assert tuple(RULE_NAMES.values()) == PART_RULES  # the model's penalty counts come in this order
+_PART_AT = {r: i for i, r in enumerate(PART_RULES)}
 # the parts of a candidate's value for its seat (its team's with partners), adding up to it: the
 # hand-end score (E4-E8), the penalties already charged before the decision, and each penalty by
 # rule charged from the decision on (the candidate's own events included)
@@ -196,7 +198,7 @@ class Position:
     each placing candidate's state after its events (applied once: they touch only the seat's
     rack and the table, the same in every world)."""
 
-    __slots__ = ("_after", "base", "careful", "okey", "rules", "seat", "state")
+    __slots__ = ("_after", "_starts", "base", "careful", "okey", "rules", "seat", "state")
 
     def __init__(self, state: HandState, seat: int, careful: int | None = None) -> None:
         self.state = state
@@ -206,6 +208,7 @@ class Position:
         self.careful = own_seats(seat, state.rules) if careful is None else careful
         self.base = pack(state, self.careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
+        self._starts: dict[int, tuple[HandState, Any]] = {}
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
         """A sampled world as the model reads it: (racks, deck)."""
@@ -270,31 +273,49 @@ class Position:
             out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey), parts=parts)
         return seat_value(out, s, self.rules), start, (out[6] if parts else None)
 
+    def _from_start(self, start: HandState) -> tuple[tuple[int, ...], int, tuple[int, ...], int]:
+        """What a play's parts take from the state the model started from, once per state: the
+        seat's team, the penalties paid before the decision, those its own events charged (by
+        rule, as :data:`PART_RULES`), and the seat's own penalties at the start."""
+        got = self._starts.get(id(start))
+        if got is not None and got[0] is start:
+            return got[1]
+        s = self.seat
+        team = (s, (s + 2) % 4) if self.rules.esli else (s,)
+        before = sum(p.points for p in self.state.penalties if p.seat in team)
+        extra = [0] * len(PART_RULES)
+        for p in start.penalties[len(self.state.penalties):]:  # charged by the candidate's own events
+            if p.seat in team and p.rule in _PART_AT:
+                extra[_PART_AT[p.rule]] += p.points
+        own = sum(p.points for p in start.penalties if p.seat == s)
+        out = (team, before, tuple(extra), own)
+        self._starts[id(start)] = (start, out)
+        return out
+
     def parts(self, value: int, start: HandState | None, last: Any) -> tuple[int, ...]:
         """The parts of a play's ``value`` (see :meth:`value_parts`) from the model's ``last``."""
         s = self.seat
         nxt = (s + 1) % 4
-        team = (s, (s + 2) % 4) if self.rules.esli else (s,)
         if start is None:  # a void placing: nobody scored, nothing charged
             return (0,) * len(PARTS) + (0, 0, 0, 0)
         scores, result, finisher, opened, pen = last
         rates = (int(finisher == s), int(self.state.opened[nxt] is None and opened[nxt] != 0), int(finisher == nxt))
         if result == 3:  # E3 during the play: nobody is scored, penalties struck too
             return (0,) * len(PARTS) + rates + (0,)
-        before = [p for p in self.state.penalties if p.seat in team]
-        by_rule = dict.fromkeys(RULE_NAMES.values(), 0)
-        for p in start.penalties[len(self.state.penalties):]:  # charged by the candidate's own events
-            if p.seat in team:
-                by_rule[p.rule] = by_rule.get(p.rule, 0) + p.points
-        for k in team:
-            for i, name in enumerate(RULE_NAMES.values()):
-                by_rule[name] += pen[k * len(RULE_NAMES) + i]
-        hand = sum(scores[k] for k in team)
-        out = (hand, sum(p.points for p in before)) + tuple(by_rule[r] for r in PART_RULES)
+        team, before, extra, own0 = self._from_start(start)
+        n = len(PART_RULES)  # the model counts each seat's penalties by rule, in RULE_NAMES' order
+        if len(team) == 1:
+            b = s * n
+            by_rule = tuple(extra[i] + pen[b + i] for i in range(n))
+            hand = scores[s]
+        else:
+            b1, b2 = team[0] * n, team[1] * n
+            by_rule = tuple(extra[i] + pen[b1 + i] + pen[b2 + i] for i in range(n))
+            hand = scores[team[0]] + scores[team[1]]
+        out = (hand, before) + by_rule
         if sum(out) != value:  # the model's value is its scores plus every penalty: never apart
             raise AssertionError(f"rollout parts {out} do not add up to {value}")
-        own = scores[s] + sum(p.points for p in start.penalties if p.seat == s) + sum(
-            pen[s * len(RULE_NAMES) + i] for i in range(len(RULE_NAMES)))
+        own = scores[s] + own0 + sum(pen[s * n:(s + 1) * n])
         return out + rates + (own,)
 
 
