@@ -161,6 +161,10 @@ def test_m_pressed_as_soon_as_the_replay_shows_goes_to_the_first_mistake(site: d
             pg.goto(f"{site['url']}/replay?game={quote(game)}&hand=1&step=0&lang=tr", wait_until="domcontentloaded")
             step = pg.locator('[data-testid="ist-step"]')
             expect(step).to_have_attribute("data-step", "0", timeout=60_000)
+            # the page's first element is the plain listener that keeps early keys (replay_keys.early):
+            # its script runs a frame after the elements are drawn, and on a quick server the step's
+            # line can show within that frame; the keys' component itself is still far from mounted
+            pg.wait_for_function("() => !!window.__istakaEarly", timeout=60_000)
             pg.keyboard.press("m")
             if held:
                 assert routes and not pg.evaluate("() => !!window.__istakaKeys"), "the chunk was not held"
