@@ -39,15 +39,20 @@ def count(cur: object) -> int:
     return int(cur.execute("SELECT count(*) FROM games").fetchall()[0][0])  # type: ignore[attr-defined]
 
 
+def bursts(r: data._Reader, path: Path, n: int = 1) -> None:
+    """``n`` bursts of reads, one after the other, each seeing the two games."""
+    for _ in range(n):
+        with r.cursor(str(path)) as cur:
+            assert count(cur) == 2
+
+
 def other_process_writes(path: Path) -> int:
     return subprocess.run([sys.executable, "-c", WRITER, str(path)], cwd=ROOT, timeout=60).returncode
 
 
 def test_bursts_share_one_connection_each_on_its_own_cursor(db: Path) -> None:
     r = data._Reader()
-    for _ in range(5):
-        with r.cursor(str(db)) as cur:
-            assert count(cur) == 2
+    bursts(r, db, 5)
     assert r.opens == 1
     seen: list[int] = []
 
@@ -83,8 +88,7 @@ def test_the_held_connection_goes_before_a_write_of_this_process(db: Path, monke
 def test_an_idle_reader_lets_another_process_write(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(data, "READER_IDLE", 120.0)
     r = data._Reader()
-    with r.cursor(str(db)) as cur:
-        assert count(cur) == 2
+    bursts(r, db)
     assert other_process_writes(db) == 3  # held: another process cannot open the file
     monkeypatch.setattr(data, "READER_IDLE", 0.0)
     r._idle()  # what the idle timer does once READER_IDLE has passed without a read
@@ -95,9 +99,7 @@ def test_an_idle_reader_lets_another_process_write(db: Path, monkeypatch: pytest
 def test_the_idle_timer_closes_the_connection(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(data, "READER_IDLE", 0.2)
     r = data._Reader()
-    for _ in range(3):
-        with r.cursor(str(db)) as cur:
-            assert count(cur) == 2
+    bursts(r, db, 3)
     assert r._con is not None
     deadline = time.monotonic() + 10
     while r._con is not None and time.monotonic() < deadline:
@@ -109,8 +111,7 @@ def test_an_old_connection_is_let_go_at_a_bursts_end(db: Path, monkeypatch: pyte
     monkeypatch.setattr(data, "READER_AGE", 0.0)
     r = data._Reader()
     for _ in range(3):
-        with r.cursor(str(db)) as cur:
-            assert count(cur) == 2
+        bursts(r, db)
         assert r._con is None
     assert r.opens == 3
 
