@@ -213,3 +213,26 @@ def test_the_panel_reads_chances_and_dangers() -> None:
 def test_the_expert_and_its_uniform_twin_are_bots_and_the_review_names_its_belief() -> None:
     assert BOTS["expert-uniform"].belief == "uniform" and BOTS["expert"].belief is None
     assert DEEP_VERSION.startswith(f"deep-{core.BELIEF}-")
+
+
+@pytest.mark.parametrize("seed", ["a", "b", 7])
+def test_a_block_of_proposals_drawn_at_once_is_the_same_as_drawn_one_by_one(seed: object) -> None:
+    """The compiled model shuffles a block's proposals as random.shuffle does: the same worlds, and
+    the generator left where the one-by-one draws leave it (the resampling draws from it next)."""
+    view = View.of(mid_hand(), mid_hand().turn)
+    unseen, pinned = core.unseen_tiles(view, {(view.seat + 1) % 4: [unseen_tile(view)]})
+    codes = core.CodeWorlds(view, unseen, pinned)
+    one, many = random.Random(seed), random.Random(seed)
+    one.random()
+    many.random()  # a generator already in use
+    want = [codes.draw(one) for _ in range(B.PROPOSALS + 3)]
+    got = codes.draws(many, B.PROPOSALS) + codes.draws(many, 3)
+    assert got == want and one.getstate() == many.getstate()
+    bw = B.BeliefWorlds(view, codes.draw, random.Random(seed))
+    bm = B.BeliefWorlds(view, codes.draw, random.Random(seed), propose_many=codes.draws)
+    assert [bw.draw() for _ in range(2 * B.BLOCK)] == [bm.draw() for _ in range(2 * B.BLOCK)]
+
+
+def unseen_tile(view: View) -> object:
+    """A tile the seat has not seen (pinned to another seat: a take it saw)."""
+    return core.unseen_tiles(view)[0][0]

@@ -351,11 +351,13 @@ class Stats:
 class BeliefWorlds:
     """An endless stream of worlds ``(racks, deck)`` as the compiled model reads them, weighted by
     the belief: ``draw()`` gives the next one. ``propose()`` draws one uniform world (the same
-    generator as uniform sampling)."""
+    generator as uniform sampling); ``propose_many(rng, n)``, when given, draws a block's
+    proposals at once, the same as ``n`` calls of ``propose``."""
 
     def __init__(self, view: View, propose: Any, rng: random.Random, *, model: dict[str, float] | None = None,
-                 block: int = BLOCK, proposals: int = PROPOSALS) -> None:
+                 block: int = BLOCK, proposals: int = PROPOSALS, propose_many: Any = None) -> None:
         self.sigs = signals(view)
+        self.propose_many = propose_many  # (rng, n) -> n proposals, as n calls of propose would give
         self.model = model if model is not None else model_for(model_key(view.rules))
         self.propose = propose
         self.rng = rng
@@ -373,7 +375,8 @@ class BeliefWorlds:
         return self.queue.pop(0)
 
     def _fill(self) -> None:
-        got = [self.propose(self.rng) for _ in range(self.proposals)]
+        got = (self.propose_many(self.rng, self.proposals) if self.propose_many is not None
+               else [self.propose(self.rng) for _ in range(self.proposals)])
         w, power, e = weigh(racks_of(got), self.sigs, self.model)
         self.stats.blocks += 1
         self.stats.ess.append(e)

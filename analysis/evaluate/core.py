@@ -214,7 +214,7 @@ class CodeWorlds:
     as 4 x 53 counts, the deck as codes): the same shuffle of the same unseen tiles, so the same
     worlds from the same generator, without a tile object per world."""
 
-    __slots__ = ("base", "dest", "pool", "split")
+    __slots__ = ("base", "dest", "pool", "seats", "split")
 
     def __init__(self, view: View, unseen: list[Tile], pinned: dict[int, list[Tile]]) -> None:
         okey = view.state.okey
@@ -232,6 +232,7 @@ class CodeWorlds:
             dest += [s * 53] * (view.rack_sizes[s] - len(pin))
         self.base = bytes(base)
         self.dest = dest
+        self.seats = bytes(d // 53 for d in dest)
         self.split = len(dest)
 
     def draw(self, rng: random.Random) -> tuple[bytes, bytes]:
@@ -241,6 +242,17 @@ class CodeWorlds:
         for d, c in zip(self.dest, pool):
             racks[d + c] += 1
         return bytes(racks), bytes(pool[self.split:])
+
+    def draws(self, rng: random.Random, n: int) -> list[tuple[bytes, bytes]]:
+        """``n`` worlds, the same as ``n`` calls of :meth:`draw` (and ``rng`` left as they leave
+        it): in one call of the compiled model, which shuffles as random.shuffle does."""
+        many = getattr(fast.COMPILED, "draws", None)
+        if many is None or len(self.pool) > 256:
+            return [self.draw(rng) for _ in range(n)]
+        version, state, gauss = rng.getstate()
+        state, worlds = many(state, bytes(self.pool), self.base, self.seats, n)
+        rng.setstate((version, state, gauss))
+        return worlds  # type: ignore[no-any-return]
 
 
 def rollout(view: View, world: _World, cand: Candidate) -> int:
@@ -302,7 +314,7 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
         pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else None)
         codes = CodeWorlds(view, unseen, pinned)
         if (belief or BELIEF) == B.TABLE:
-            bw = B.BeliefWorlds(view, codes.draw, rng)
+            bw = B.BeliefWorlds(view, codes.draw, rng, propose_many=codes.draws)
             if stats is not None:
                 stats.append(bw.stats)
             return lambda: _World(view, None, None, pos, bw.draw())

@@ -141,7 +141,7 @@ def read_table(view: View, *, seed: int | str = 0, worlds: int = WORLDS, proposa
     unseen, pinned = unseen_tiles(view)
     codes = CodeWorlds(view, unseen, pinned)
     m = proposals or worlds * (B.PROPOSALS // B.BLOCK)
-    got = [codes.draw(rng) for _ in range(m)]
+    got = codes.draws(rng, m)
     racks = B.racks_of(got)
     weights, _, e = B.weigh(racks, B.signals(view), B.model_for(B.model_key(view.rules)))
     if weights is None:  # too sure of itself: uniform, as the evaluator keeps such a block

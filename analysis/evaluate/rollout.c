@@ -1774,7 +1774,131 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
     return o;
 }
 
+/* ---- worlds drawn as Python's random.shuffle draws them ---------------------------------------
+
+   draws(state, pool, base, dest, n): n worlds as core.CodeWorlds.draw gives them, one after the
+   other from a random.Random whose state is ``state`` (its getstate()[1]: 624 words and the
+   position): each shuffles a copy of ``pool`` (the unseen tiles' codes) exactly as
+   random.shuffle does (Fisher-Yates from the end, each index by _randbelow: getrandbits of the
+   bound's bit length, drawn again while too large; getrandbits(k <= 32) is the next Mersenne
+   Twister word shifted right by 32 - k), adds the first len(dest) codes to ``base`` (4 x 53
+   counts) at the offsets ``dest`` and keeps the rest as the deck. Returns (the new state tuple,
+   [(racks, deck), ...]); the caller gives the state back to its generator (setstate). */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} MT;
+
+static uint32_t mt_next(MT *r)
+{
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (r->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (r->mt[kk] & 0x80000000U) | (r->mt[kk + 1] & 0x7fffffffU);
+            r->mt[kk] = r->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (r->mt[MT_N - 1] & 0x80000000U) | (r->mt[0] & 0x7fffffffU);
+        r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = r->mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static uint32_t mt_below(MT *r, uint32_t n) /* random._randbelow_with_getrandbits, n >= 1 */
+{
+    int k = 0;
+    for (uint32_t v = n; v; v >>= 1)
+        k++;
+    uint32_t x = mt_next(r) >> (32 - k);
+    while (x >= n)
+        x = mt_next(r) >> (32 - k);
+    return x;
+}
+
+static PyObject *r_draws(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *state;
+    Py_buffer pool, base, dest;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*n", &state, &pool, &base, &dest, &n))
+        return NULL;
+    PyObject *out = NULL, *worlds = NULL;
+    MT r;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1 || base.len != 4 * 53 || pool.len > 256 ||
+        dest.len > pool.len || n < 0) {
+        PyErr_SetString(PyExc_ValueError, "draws: a random.Random state (625 words), 212 counts, a pool of at most "
+                                          "256 codes and no more offsets than codes");
+        goto done;
+    }
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred())
+            goto done;
+        if (i < MT_N)
+            r.mt[i] = (uint32_t)v;
+        else
+            r.index = (int)v;
+    }
+    if (r.index < 0 || r.index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "draws: the state's position is out of range");
+        goto done;
+    }
+    worlds = PyList_New(n);
+    if (worlds == NULL)
+        goto done;
+    const unsigned char *src = pool.buf, *b0 = base.buf, *off = dest.buf;
+    Py_ssize_t np = pool.len, nd = dest.len;
+    unsigned char p[256], racks[4 * 53];
+    for (Py_ssize_t w = 0; w < n; w++) {
+        memcpy(p, src, (size_t)np);
+        for (Py_ssize_t i = np - 1; i >= 1; i--) {
+            uint32_t j = mt_below(&r, (uint32_t)(i + 1));
+            unsigned char t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+        memcpy(racks, b0, sizeof racks);
+        for (Py_ssize_t i = 0; i < nd; i++)
+            racks[off[i] * 53 + p[i]] += 1;
+        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)racks, (Py_ssize_t)sizeof racks,
+                                       (const char *)(p + nd), np - nd);
+        if (pair == NULL)
+            goto done;
+        PyList_SET_ITEM(worlds, w, pair);
+    }
+    PyObject *st = PyTuple_New(MT_N + 1);
+    if (st == NULL)
+        goto done;
+    for (int i = 0; i < MT_N; i++)
+        PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(r.mt[i]));
+    PyTuple_SET_ITEM(st, MT_N, PyLong_FromLong(r.index));
+    out = Py_BuildValue("(NO)", st, worlds);
+done:
+    Py_XDECREF(worlds);
+    PyBuffer_Release(&pool);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&dest);
+    return out;
+}
+
 static PyMethodDef ro_methods[] = {
+    {"draws", r_draws, METH_VARARGS, "Worlds drawn as random.shuffle draws them (see the comment above)."},
 
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
