@@ -405,14 +405,14 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     vals: list[list[int]] = [list(e.values) for e in start] if start else [[] for _ in cands]
     bits: list[list[tuple[int, ...]]] = [list(e.parts) for e in start] if start else [[] for _ in cands]
     done = len(vals[0])
+    tiles = [c.tile if c.kind == "discard" else None for c in cands]  # (parsed once, not per world)
     for k in range(worlds):
         world = worlds_of()
         if k < done:
             continue
         for i, c in enumerate(cands):
             if parts and world.pos is not None:
-                v, b = world.pos.value_parts(world.cworld, c.kind, c.events,
-                                             c.tile if c.kind == "discard" else None)
+                v, b = world.pos.value_parts(world.cworld, c.kind, c.events, tiles[i])
                 vals[i].append(v)
                 bits[i].append(b)
             else:

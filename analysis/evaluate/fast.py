@@ -198,7 +198,7 @@ class Position:
     each placing candidate's state after its events (applied once: they touch only the seat's
     rack and the table, the same in every world)."""
 
-    __slots__ = ("_after", "_starts", "base", "careful", "okey", "rules", "seat", "state")
+    __slots__ = ("_after", "_codes", "_starts", "base", "careful", "okey", "rules", "seat", "state")
 
     def __init__(self, state: HandState, seat: int, careful: int | None = None) -> None:
         self.state = state
@@ -209,6 +209,7 @@ class Position:
         self.base = pack(state, self.careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
         self._starts: dict[int, tuple[HandState, Any]] = {}
+        self._codes: dict[Tile, int] = {}  # a discarded tile's code for the model
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
         """A sampled world as the model reads it: (racks, deck)."""
@@ -270,7 +271,10 @@ class Position:
             out = play(self.base, racks, deck, MODE_TAKE, parts=parts)
         else:
             assert tile is not None
-            out = play(self.base, racks, deck, MODE_DISCARD, code(tile, self.okey), parts=parts)
+            c = self._codes.get(tile)
+            if c is None:
+                c = self._codes[tile] = code(tile, self.okey)
+            out = play(self.base, racks, deck, MODE_DISCARD, c, parts=parts)
         return seat_value(out, s, self.rules), start, (out[6] if parts else None)
 
     def _from_start(self, start: HandState) -> tuple[tuple[int, ...], int, tuple[int, ...], int]:
