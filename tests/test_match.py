@@ -14,10 +14,13 @@ from analysis.selfplay.match import DealResult, summarize, t975
 
 def test_paired_ci_on_synthetic_numbers() -> None:
     m, lo, hi = paired_ci([1.0, 2.0, 3.0, 4.0, 5.0])
-    # mean 3, sd sqrt(2.5), t(4) = 2.776
-    h = 2.776 * math.sqrt(2.5) / math.sqrt(5)
-    assert m == 3.0 and lo == pytest.approx(3 - h) and hi == pytest.approx(3 + h)
-    assert t975(1000) == 1.96 and t975(3) == 3.182
+    # mean 3, sd sqrt(2.5), t(4) = 2.7764
+    h = 2.7764 * math.sqrt(2.5) / math.sqrt(5)
+    assert m == 3.0 and lo == pytest.approx(3 - h, abs=1e-3) and hi == pytest.approx(3 + h, abs=1e-3)
+    # Student's t quantiles (the exact values to 4 places): a table read at the next row up gave
+    # 2.179 for 11 degrees of freedom, an interval too narrow
+    for df, t in ((1, 12.706), (3, 3.182), (4, 2.7764), (11, 2.2010), (30, 2.0423), (1000, 1.9623)):
+        assert t975(df) == pytest.approx(t, abs=1e-3), df
 
 
 def test_summary_pairs_a_with_b_by_deal_and_seat() -> None:

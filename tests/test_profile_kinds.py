@@ -220,13 +220,19 @@ def test_style_agrees_with_the_events_counted_here(db: Path, player: str) -> Non
 
 def test_intervals_agree_with_scipy() -> None:
     st = pytest.importorskip("scipy.stats")
-    for df in (1, 2, 3, 5, 9, 30, 200):
-        assert style._t975(df) == pytest.approx(st.t.ppf(0.975, df), abs=0.003)
+    from analysis.game import stats
+    from analysis.review.luck import mean_ci
+    from analysis.selfplay import paired_ci
+
+    for df in (1, 2, 3, 4, 5, 9, 11, 30, 200):
+        assert stats.t975(df) == pytest.approx(st.t.ppf(0.975, df), abs=0.003)
     vals = [0, 3, 1, 4, 1, 5, 9, 2, 6]
     m, lo, hi = style.t_interval(sum(vals), sum(v * v for v in vals), len(vals))
     sem = st.sem(vals)
     want = st.t.interval(0.95, len(vals) - 1, loc=m, scale=sem)
     assert (lo, hi) == pytest.approx(want, abs=0.01)
+    # one interval everywhere: the style table's, a duplicate match's and the skill line's
+    assert paired_ci(vals)[1:] == pytest.approx(want, abs=0.01) and mean_ci(vals)[1:] == pytest.approx(want, abs=0.01)
     assert style.wilson(8, 10) == pytest.approx((0.4902, 0.9433), abs=1e-4)  # Wilson (1927), z = 1.96
     assert style.wilson(0, 20) == pytest.approx((0.0, 0.1611), abs=1e-4)
     assert all(math.isnan(x) for x in style.wilson(0, 0))

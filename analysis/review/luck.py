@@ -76,13 +76,13 @@ from typing import Any
 
 from analysis.evaluate import PRICE_WORLDS
 from analysis.game import HIDDEN, GameResult, HandResult, HandState, Rules, Tile
+from analysis.game.stats import mean_interval
 
 from .grade import graded_seats
 from .luck_values import (ANCHORS, BASELINE_DEALS, DRAW_WORLDS, DRAWS, PLAY_ON, POLICY_DISCARD, Decided, QuickValues,
                           RolloutValues, Values, after_draw, deal_baseline, draw_odds)
 from .spots import hand_spots, known, seed_game, taken_held
 
-Z95 = 1.96
 LUCK_VERSION = "2"  # what a stored split was made by: bump when the construction changes (2: the best-candidate anchor, sampled draws)
 
 
@@ -392,16 +392,11 @@ class SkillPoint:
 
 
 def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% interval (normal; the interval is the mean alone for one value)."""
-    n = len(xs)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = sum(xs) / n
-    if n == 1:
-        return (m, m, m)
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    h = Z95 * sd / math.sqrt(n)
-    return (m, m - h, m + h)
+    """Mean and its 95% Student t interval (the interval is the mean alone for one value, so that
+    a skill line's first point is drawn)."""
+    if len(xs) == 1:
+        return (xs[0], xs[0], xs[0])
+    return mean_interval(xs)
 
 
 def skill_line(splits: Sequence[HandSplit]) -> list[SkillPoint]:

@@ -19,36 +19,14 @@ from typing import IO, Any
 
 from analysis.evaluate import Evaluation, ExpertBot
 from analysis.game import process_pool
+from analysis.game.stats import mean_interval, t975
 from analysis.players import View
 
 from .simulate import GameSpec, Player, play_game
 
-# two-sided 97.5% quantiles of Student's t for small samples; the normal one beyond
-_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-         10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021, 60: 2.000,
-         120: 1.980}
-
-
-def t975(df: int) -> float:
-    if df <= 0:
-        return math.inf
-    for k in sorted(_T975):
-        if df <= k:
-            return _T975[k]
-    return 1.96
-
-
 def paired_ci(diffs: Sequence[float]) -> tuple[float, float, float]:
     """(mean, low, high): the 95% t-interval of the mean of paired differences."""
-    n = len(diffs)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = sum(diffs) / n
-    if n == 1:
-        return (m, -math.inf, math.inf)
-    sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1))
-    h = t975(n - 1) * sd / math.sqrt(n)
-    return (m, m - h, m + h)
+    return mean_interval(diffs)
 
 
 @dataclass(frozen=True, slots=True)

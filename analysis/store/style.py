@@ -37,6 +37,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from analysis.game.stats import sums_interval, wilson
+
 Con = duckdb.DuckDBPyConnection
 
 SOURCES = ("played", "recorded", "sheet", "selfplay")
@@ -139,42 +141,10 @@ def hand_seats_sql(players: Sequence[str] | None, expert: bool, variant: str | N
     return sql, gparams + wparams
 
 
-def _t975(df: int) -> float:
-    """Student's t two-sided 95% quantile: the table's for df 1-3, else the Cornish-Fisher
-    expansion (within 0.001 of the exact one from df 4 on)."""
-    if df <= 0:
-        return math.inf
-    if df <= 3:
-        return (12.706, 4.303, 3.182)[df - 1]
-    z = 1.959964
-    g1 = (z ** 3 + z) / 4
-    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
-    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
-    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
-
-
-def wilson(k: float, n: float) -> tuple[float, float]:
-    """The 95% Wilson interval of a rate k/n ((nan, nan) without trials)."""
-    if n <= 0:
-        return (math.nan, math.nan)
-    z, p = 1.959964, k / n
-    c = (p + z * z / (2 * n)) / (1 + z * z / n)
-    h = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
 def t_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
     """(mean, low, high): the mean of n values from their sum and sum of squares, with its 95%
     Student t interval (infinite below two values)."""
-    if n <= 0:
-        return (math.nan, math.nan, math.nan)
-    m = total / n
-    if n < 2:
-        return (m, -math.inf, math.inf)
-    var = max(0.0, (squares - n * m * m) / (n - 1))
-    h = _t975(n - 1) * math.sqrt(var / n)
-    return (m, m - h, m + h)
+    return sums_interval(total, squares, n)
 
 
 def _row(who: str, variant: str, metric: str, kind: str, n: int, value: float, lo: float, hi: float,
