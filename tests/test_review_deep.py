@@ -138,8 +138,9 @@ def test_every_decision_is_graded_and_no_cost_is_negative(sample_review) -> None
         if c.cost > 0:  # the paired difference on the pricing worlds, its interval clear of zero
             assert c.expected_played - c.expected_best == pytest.approx(c.cost)
             assert c.cost > c.ci >= 0  # 0: the same difference in every world (a last discard)
-        # screened on PRICE worlds; a cost that passed is charged on CONFIRM times as many (D21)
-        assert c.worlds in (PRICE, CONFIRM * PRICE) and (c.cost == 0 or c.worlds == CONFIRM * PRICE)
+        # screened on PRICE worlds; a cost that passed is priced on CONFIRM times as many and charged
+        # on those after the screen's (D21)
+        assert c.worlds in (PRICE, (CONFIRM - 1) * PRICE) and (c.cost == 0 or c.worlds == (CONFIRM - 1) * PRICE)
         assert len(c.candidates) >= 2 and c.candidates[0]["move"] == c.best
         # the table shows every legal move at its price; the played and the best ones on the same
         # worlds the cost comes from, the others on the pricing worlds at least

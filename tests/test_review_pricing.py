@@ -61,15 +61,16 @@ def test_a_decision_priced_twice_with_the_same_seed_gives_the_same_cost(tmp_path
     one = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     two = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     assert one is not None and one.to_dict() == two.to_dict()
-    assert one.worlds == CONFIRM * W and one.cost > 0 and one.ci is not None  # screened on W, charged on 4W
+    # screened on W, priced again on 4W and charged on the 3W after the screen's
+    assert one.worlds == (CONFIRM - 1) * W and one.cost > 0 and one.ci is not None
 
 
 def test_every_candidate_is_priced_on_the_same_worlds_with_no_ranking_screen(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Every legal candidate is priced on the same fixed worlds (no screen of a few worlds decides
     which ones are priced); a cost that passes is priced again on CONFIRM times the worlds, the
-    first ones included, for the played move and the contenders for best (on uniform worlds, where
-    this cost passes the screen on W)."""
+    first ones included, for the played move and the contenders for best, and shown on the worlds
+    after the screen's (on uniform worlds, where this cost passes the screen on W)."""
     import analysis.review.deep as deep
 
     monkeypatch.setattr(core, "BELIEF", "uniform")
@@ -85,7 +86,7 @@ def test_every_candidate_is_priced_on_the_same_worlds_with_no_ranking_screen(tmp
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     assert c is not None and c.cost > 0
     assert calls[0] == (2, W) and calls[1] == (2, CONFIRM * W)  # draw and take, on W then on 4W
-    assert all(x["n"] == CONFIRM * W for x in c.candidates)
+    assert all(x["n"] == (CONFIRM - 1) * W for x in c.candidates)
 
 
 def test_a_discard_prices_every_legal_discard_and_its_parts_add_up() -> None:
@@ -172,7 +173,7 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
     assert c.ci is not None and c.ci > 10 and c.cost == 0  # 10 ± 26: not charged
 
     def clear(view, cands, *, seed, worlds, known, start=(), **_):  # type: ignore[no-untyped-def]
-        vals = {"take": best, "draw": [b + 30 + (i % 2) for i, b in enumerate(best)]}
+        vals = {"take": [40] * worlds, "draw": [70 + (i % 2) for i in range(worlds)]}
         return [_ev(x, vals[x.kind]) for x in cands]
 
     monkeypatch.setattr(deep, "price", clear)
@@ -182,7 +183,8 @@ def test_a_cost_whose_interval_goes_through_zero_is_zero(tmp_path: Path, monkeyp
 
 def test_a_cost_is_charged_at_the_price_of_the_confirming_worlds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Screened on W worlds, a cost is priced again on CONFIRM * W and charged only if its interval
-    excludes zero there too, at that price: a screen's lucky noise is not what gets charged."""
+    excludes zero on the worlds after the screen's, at their price: a screen's lucky noise is not
+    what gets charged, nor any part of it."""
     import analysis.review.deep as deep
 
     state = take_to_finish(tmp_path)
@@ -199,7 +201,7 @@ def test_a_cost_is_charged_at_the_price_of_the_confirming_worlds(tmp_path: Path,
     monkeypatch.setattr(deep, "price", screen_then([40 + (60 if i % 4 == 0 else -10) for i in range(CONFIRM * W)]))
     c = grade_decision(state, 1, "take", DRAW, seed="s", budget=0.0, worlds=W)
     assert calls == [W, CONFIRM * W]  # 30.5 on the screen, 7.5 ± 15.5 on the confirming worlds
-    assert c is not None and c.cost == 0 and c.worlds == CONFIRM * W
+    assert c is not None and c.cost == 0 and c.worlds == (CONFIRM - 1) * W
     assert c.expected_played - c.expected_best == pytest.approx(7.5)
 
     calls.clear()

@@ -100,9 +100,10 @@ def test_the_report_shows_intervals_and_forced_decisions(db: Path) -> None:
     assert f"{c.cost:.0f} ± {c.ci:.0f} points" in en and f"{c.cost:.0f} ± {c.ci:.0f} puan" in tr
     forced = sum(1 for d in gr.decisions for c in d.choices if c.forced)
     assert forced and f"Forced decisions ({forced})" in en and f"Zorunlu kararlar ({forced})" in tr
-    assert c.worlds == 8 * CONFIRM and f"priced on {c.worlds} worlds" in en and f"{c.worlds} dünyada fiyatlandı" in tr
-    assert f"the same 8 fixed worlds; a difference whose interval excludes zero is priced again on {8 * CONFIRM}" in en
-    assert "8 sabit dünyada" in tr and f"{8 * CONFIRM} dünyada yeniden fiyatlandı" in tr
+    assert c.worlds == 8 * (CONFIRM - 1) and f"priced on {c.worlds} worlds" in en and f"{c.worlds} dünyada fiyatlandı" in tr
+    assert ("the same 8 fixed worlds; a difference whose interval excludes zero is priced again on "
+            f"{8 * (CONFIRM - 1)} more worlds") in en
+    assert "8 sabit dünyada" in tr and f"{8 * (CONFIRM - 1)} yeni dünyada yeniden fiyatlandı" in tr
 
 
 def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, tmp_path: Path,
@@ -124,9 +125,9 @@ def test_report_json_carries_intervals_worlds_forced_counts_and_rates(db: Path, 
     assert j["depth"] == "deep" and j["pricing_worlds"] == 8
     assert j["forced"]["total"] == sum(1 for d in j["decisions"] if d["forced"]) > 0
     graded = [d for d in j["decisions"] if not d["forced"]]
-    # screened on 8 worlds; a cost that passed is charged on CONFIRM times as many
-    assert all(d["worlds"] in (8, 8 * CONFIRM) and d["ci"] is not None for d in graded)
-    assert all(d["worlds"] == 8 * CONFIRM for d in graded if d["cost"] > 0)
+    # screened on 8 worlds; a cost that passed is charged on the (CONFIRM - 1) times as many after them
+    assert all(d["worlds"] in (8, 8 * (CONFIRM - 1)) and d["ci"] is not None for d in graded)
+    assert all(d["worlds"] == 8 * (CONFIRM - 1) for d in graded if d["cost"] > 0)
     assert all((d["cost"] > 0) == (d["cost"] > d["ci"]) for d in graded)  # charged only clear of zero
     for s in j["seats"]:
         mine = [d["cost"] for d in graded if d["seat"] == s["seat"]]

@@ -16,8 +16,9 @@ into its parts (the hand-end score, each penalty by rule). A decision's **cost**
 difference between what was played and the lowest-priced candidate on those worlds, charged only
 when its interval (``Z`` standard errors) excludes zero, else 0. A cost that passes is priced
 again on :data:`CONFIRM` times the worlds (the first ones among them) for the played move and the
-contenders for best, and charged only if it passes there too, at that price: a threshold keeps
-the costs whose noise went their way, and the 4× worlds undo most of that. The lesson's reason is
+contenders for best, and charged only if it passes on the worlds after the first ones, at their
+price: a threshold keeps the costs whose noise went their way, so the worlds that selected a cost
+take no part in its size. The lesson's reason is
 the cost's largest part (:func:`analysis.review.reasons.parts_reason`). The interval's
 half-width and the worlds are kept with it. So a move equal to the best costs 0 and a loss is
 charged once, at the decision where it happened. A decision whose candidates cannot differ is recorded as forced (``Choice.forced``:
@@ -31,6 +32,8 @@ happened, cost 0.
 """
 
 from __future__ import annotations
+
+import math
 
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -81,10 +84,10 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
     each one in every world, never stopped early), each value with its parts (the hand-end score
     and each penalty by rule) and rates. The recommended move is the lowest; the cost is the
     played-minus-recommended paired difference, charged only when its interval (``Z`` standard
-    errors) excludes zero, and then only when it does so again on :data:`CONFIRM` times the
-    worlds, where the played move and the candidates that could still be best (within the
-    interval of the lowest, at most :data:`TOP`) are priced again: a cost kept because its first
-    worlds' noise went its way is mostly undone there. A candidate left on the first worlds whose
+    errors) excludes zero, and then only when it does so again on the (:data:`CONFIRM` - 1) times
+    as many worlds after those, where the played move and the candidates that could still be best
+    (within the interval of the lowest, at most :data:`TOP`) are priced again and shown: the first
+    worlds selected the cost, so they take no part in its size. A candidate left on the first worlds whose
     price is below the new best's is priced again too, so the best shown is the lowest shown. ``budget`` is kept for the callers' sake:
     worlds, not a clock, fix the answer."""
     del budget
@@ -97,21 +100,28 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         again = _contenders(priced, r)
         if p not in again:
             again.append(p)
+        full = list(priced)  # each candidate on every world it was played in
         todo = list(again)
         while todo:  # a candidate left on the first worlds that now looks better than the best is priced too
             more = price(view, [cands[i] for i in todo], seed=seed, worlds=worlds * CONFIRM, known=known,
-                         start=[priced[i] for i in todo], parts=True)
+                         start=[full[i] for i in todo], parts=True)
             for i, e in zip(todo, more):
-                priced[i] = e
-            r, diff, se, cost = _charge(priced, p, worlds * CONFIRM, among=again)
+                # charged on the confirming worlds alone: the screen's worlds selected the cost, and
+                # kept in its estimate they lean it up (a winner's curse: costs up to 30 re-priced at
+                # 10x came out 17% lower with them, 6% without)
+                full[i], priced[i] = e, _after(e, worlds)
+            r, diff, se, cost = _charge(priced, p, worlds * (CONFIRM - 1), among=again)
             todo = [j for j in range(len(priced)) if j not in again and priced[j].mean < priced[r].mean]
             again += todo
-        worlds *= CONFIRM
+        worlds *= CONFIRM - 1
+    else:
+        full = priced
     half = Z * se
     rows = []
     for j in sorted(range(len(priced)), key=lambda j: (j != r, priced[j].mean)):
         e = priced[j]
-        d, dse, _ = e.diff(priced[r]) if j != r else (0.0, 0.0, worlds)
+        # a candidate left on the screen is paired with the best on the screen's worlds
+        d, dse, _ = (e.diff(priced[r]) if e.n == priced[r].n else e.diff(full[r])) if j != r else (0.0, 0.0, worlds)
         rows.append({"move": e.candidate.label, "expected": round(e.mean, 2), "se": round(e.se, 2), "n": e.n,
                      "played": j == p, "events": [dict(x) for x in e.candidate.events],
                      "diff": round(d, 2), "ci": round(Z * dse, 2), "tie": j != r and abs(d) <= Z * dse,
@@ -128,6 +138,17 @@ def _grade(view: View, cands: list[Candidate], played: int, *, seed: str, budget
         why = {"code": code, **fields} if code else None
     return Choice(kind, step, line, cands[played].label, rec.label, priced[p].mean, priced[r].mean, se,
                   cost, rows, played_events, ci=half, worlds=worlds, reason=why)
+
+
+def _after(e: Evaluation, first: int) -> Evaluation:
+    """``e`` on its worlds after the ``first`` ones: their values, parts, mean and standard error."""
+    v = e.values[first:]
+    n = len(v)
+    if n == 0:  # (nothing after them: the worlds it has)
+        return e
+    m = sum(v) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
+    return Evaluation(e.candidate, m, sd / math.sqrt(n), n, v, e.parts[first:] if e.parts else ())
 
 
 def _contenders(priced: Sequence[Evaluation], r: int) -> list[int]:

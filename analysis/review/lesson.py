@@ -293,7 +293,7 @@ def to_json(gr: GameReview, res: GameResult | None = None) -> dict[str, Any]:
             if c.forced:
                 forced[c.forced] = forced.get(c.forced, 0) + 1
         out["pricing_worlds"] = pricing_worlds(gr)
-        out["charging_worlds"] = CONFIRM * out["pricing_worlds"]  # where a screened cost is priced again
+        out["charging_worlds"] = (CONFIRM - 1) * out["pricing_worlds"]  # the worlds after the screen's a cost is charged on
         out["forced"] = {"total": sum(forced.values()), "by_reason": forced}
     return out
 

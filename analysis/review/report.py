@@ -471,7 +471,7 @@ def render(res: GameResult, gr: GameReview, lang: str = "en", min_cost: float = 
     total_forced = sum(row["forced"] for row in rows)
     if gr.depth == "deep":
         w = pricing_worlds(gr)
-        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=CONFIRM * w, f=total_forced))} '
+        out.append(f'<p class="lbl">{esc(word("pricing_note", lang, w=w, c=(CONFIRM - 1) * w, f=total_forced))} '
                    f'{esc(word("evaluator", lang)).capitalize()}: {esc(word("expected_note", lang))}.'
                    + (f' · {esc(word("floor_note", lang, n=f"{min_cost:g}"))}' if min_cost else "") + "</p>")
     by_ord = {i: h for i, h in enumerate(res.hands, 1)}

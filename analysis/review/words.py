@@ -190,10 +190,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "collapsed": ("kaybı olmayan ya da {floor} puanı geçmeyen {n} karar ({f} zorunlu)",
                   "{n} decisions without a cost or not over {floor} points ({f} forced)"),
     "pricing_note": ("kararların hepsi, oynanan hamle ile en iyisi aynı {w} sabit dünyada oynanarak fiyatlandı; aralığı "
-                     "sıfırı dışlayan bir fark {c} dünyada yeniden fiyatlandı ve orada da sıfırı dışlıyorsa o fiyatla "
+                     "sıfırı dışlayan bir fark {c} yeni dünyada yeniden fiyatlandı ve orada da sıfırı dışlıyorsa o fiyatla "
                      "kayıp sayıldı (± %95 aralık). Zorunlu kararlar ({f}) isabete ve karar sayılarına katılmaz.",
                      "every decision prices the played move and the best on the same {w} fixed worlds; a difference "
-                     "whose interval excludes zero is priced again on {c} worlds and costs that price only if it "
+                     "whose interval excludes zero is priced again on {c} more worlds and costs that price only if it "
                      "excludes zero there too (± is the 95% interval). Forced decisions ({f}) are left out of "
                      "accuracy and decision counts."),
     "collapsed_zero": ("kaybı olmayan {n} karar ({f} zorunlu)", "{n} decisions without a cost ({f} forced)"),
