@@ -1,7 +1,8 @@
 """Are the deep review's costs stable? (The target: the total within 5%, 95% of the signs kept.) Unseen bot-table games are simulated
 and deep-reviewed; every costed decision is priced again, played move against the recommended
-one, on ``--factor`` times the worlds its cost was charged on (the pricing worlds times the deep
-pass's CONFIRM: a cost is screened on the pricing worlds and charged on CONFIRM times as many)
+one, on ``--factor`` times the worlds its cost was charged on (a cost is screened on the pricing
+worlds, priced again on the deep pass's CONFIRM times as many, and charged on those after the
+screen's: (CONFIRM - 1) times the pricing worlds)
 with another seed. Prints the total cost against
 the re-priced total (target: within 5%) and the share of costs that keep their sign (target
 >= 95%), with the machine load.
