@@ -214,7 +214,7 @@ class CodeWorlds:
     as 4 x 53 counts, the deck as codes): the same shuffle of the same unseen tiles, so the same
     worlds from the same generator, without a tile object per world."""
 
-    __slots__ = ("base", "dest", "pool", "seats", "split")
+    __slots__ = ("base", "dest", "pool", "split")
 
     def __init__(self, view: View, unseen: list[Tile], pinned: dict[int, list[Tile]]) -> None:
         okey = view.state.okey
@@ -231,8 +231,7 @@ class CodeWorlds:
                 base[s * 53 + fast.code(t, okey)] += 1
             dest += [s * 53] * (view.rack_sizes[s] - len(pin))
         self.base = bytes(base)
-        self.dest = dest
-        self.seats = bytes(d // 53 for d in dest)
+        self.dest = bytes(dest)  # where each of the first codes goes: its seat's offset in the racks
         self.split = len(dest)
 
     def draw(self, rng: random.Random) -> tuple[bytes, bytes]:
@@ -250,7 +249,7 @@ class CodeWorlds:
         if many is None or len(self.pool) > 256:
             return [self.draw(rng) for _ in range(n)]
         version, state, gauss = rng.getstate()
-        state, worlds = many(state, bytes(self.pool), self.base, self.seats, n)
+        state, worlds = many(state, bytes(self.pool), self.base, self.dest, n)
         rng.setstate((version, state, gauss))
         return worlds  # type: ignore[no-any-return]
 

@@ -1782,7 +1782,7 @@ static PyObject *r_stats(PyObject *self, PyObject *args)
    random.shuffle does (Fisher-Yates from the end, each index by _randbelow: getrandbits of the
    bound's bit length, drawn again while too large; getrandbits(k <= 32) is the next Mersenne
    Twister word shifted right by 32 - k), adds the first len(dest) codes to ``base`` (4 x 53
-   counts) at the offsets ``dest`` and keeps the rest as the deck. Returns (the new state tuple,
+   counts) at the offsets ``dest`` (a seat's 53 x seat) and keeps the rest as the deck. Returns (the new state tuple,
    [(racks, deck), ...]); the caller gives the state back to its generator (setstate). */
 
 #define MT_N 624
@@ -1846,6 +1846,16 @@ static PyObject *r_draws(PyObject *self, PyObject *args)
                                           "256 codes and no more offsets than codes");
         goto done;
     }
+    for (Py_ssize_t i = 0; i < pool.len; i++)
+        if (((const unsigned char *)pool.buf)[i] >= 53) {
+            PyErr_SetString(PyExc_ValueError, "draws: a tile code is 0-52");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < dest.len; i++)
+        if (((const unsigned char *)dest.buf)[i] > 3 * 53) {
+            PyErr_SetString(PyExc_ValueError, "draws: an offset is a seat's, 0, 53, 106 or 159");
+            goto done;
+        }
     for (int i = 0; i <= MT_N; i++) {
         unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
         if (v == (unsigned long)-1 && PyErr_Occurred())
@@ -1875,7 +1885,7 @@ static PyObject *r_draws(PyObject *self, PyObject *args)
         }
         memcpy(racks, b0, sizeof racks);
         for (Py_ssize_t i = 0; i < nd; i++)
-            racks[off[i] * 53 + p[i]] += 1;
+            racks[off[i] + p[i]] += 1;
         PyObject *pair = Py_BuildValue("(y#y#)", (const char *)racks, (Py_ssize_t)sizeof racks,
                                        (const char *)(p + nd), np - nd);
         if (pair == NULL)

@@ -121,23 +121,18 @@ class _Reader:
     @contextlib.contextmanager
     def cursor(self, path: str) -> Iterator[Any]:
         with self._lock:
-            if self._con is not None and self._path != path:
-                if self._users == 0:
-                    self._close()
-            if self._con is None or self._path != path:  # (another file while this one is read: its own)
-                con, own = store.connect(path, read_only=True), self._con is not None
-                if not own:
-                    self._con, self._path, self._opened = con, path, time.monotonic()
-                    self.opens += 1
-            else:
-                con, own = self._con, False
-            if not own:
+            if self._con is not None and self._path != path and self._users == 0:
+                self._close()  # nobody reads the held file: follow the one asked for
+            held = self._con is None or self._path == path
+            if self._con is None:
+                self._con, self._path, self._opened = store.connect(path, read_only=True), path, time.monotonic()
+                self.opens += 1
+            if held:
                 self._users += 1
-        if own:  # a burst on another database than the held one: opened and closed as before
-            try:
-                yield con
-            finally:
-                con.close()
+                con = self._con
+        if not held:  # another file while the held one is being read: its own burst, as before
+            with store.reading(path) as own:
+                yield own
             return
         try:
             cur = con.cursor()
