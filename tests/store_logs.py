@@ -107,3 +107,14 @@ def stored(db: Path, log: Path, then: Callable[[Any], None] | None = None) -> Pa
     finally:
         con.close()
     return db
+
+
+def empty_board(db: Path, monkeypatch: Any) -> Path:
+    """A fresh, empty database ``db`` (no sample) as the dashboard's ($ISTAKA_DB), served locally
+    ($ISTAKA_MODE unset): what a page test of playing or recording starts from."""
+    from analysis import store
+
+    store.connect(db, seed=False).close()
+    monkeypatch.setenv("ISTAKA_DB", str(db))
+    monkeypatch.delenv("ISTAKA_MODE", raising=False)
+    return db

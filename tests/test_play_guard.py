@@ -12,10 +12,10 @@ from typing import Any
 
 import apptest_helpers as ui
 import pytest
+from store_logs import empty_board
 from play_cases import OPENER, fixed_game
 from streamlit.testing.v1 import AppTest
 
-from analysis import store
 from analysis.game import read_file, replay_game
 from analysis.review.deep import judge_spot
 from analysis.review.spots import seed_game, spot_at
@@ -31,11 +31,7 @@ DISCARD_R10 = {"type": "discard", "seat": 0, "tile": "R10"}
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    p = tmp_path / "play.duckdb"
-    store.connect(p, seed=False).close()
-    monkeypatch.setenv("ISTAKA_DB", str(p))
-    monkeypatch.delenv("ISTAKA_MODE", raising=False)
-    return p
+    return empty_board(tmp_path / "play.duckdb", monkeypatch)
 
 
 def _open(db: Path, lang: str, *, train: bool) -> tuple[AppTest, str]:

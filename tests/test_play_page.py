@@ -13,6 +13,7 @@ from typing import Any
 
 import apptest_helpers as ui
 import pytest
+from store_logs import empty_board
 from play_cases import OPENER, fixed_game
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
@@ -25,11 +26,7 @@ APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    p = tmp_path / "play.duckdb"
-    store.connect(p, seed=False).close()
-    monkeypatch.setenv("ISTAKA_DB", str(p))
-    monkeypatch.delenv("ISTAKA_MODE", raising=False)
-    return p
+    return empty_board(tmp_path / "play.duckdb", monkeypatch)
 
 
 def _open(**params: str) -> AppTest:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import apptest_helpers as ui
 import pytest
+from store_logs import empty_board
 from streamlit.testing.v1 import AppTest
 
-from analysis import store
 from analysis.cli import main
 from analysis.game import read_file, replay_game
 from analysis.selfplay import paired_ci, sets
@@ -45,11 +45,7 @@ def _play(g: PlayGame, pick: int) -> PlayGame:
 
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    p = tmp_path / "sets.duckdb"
-    store.connect(p, seed=False).close()
-    monkeypatch.setenv("ISTAKA_DB", str(p))
-    monkeypatch.delenv("ISTAKA_MODE", raising=False)
-    return p
+    return empty_board(tmp_path / "sets.duckdb", monkeypatch)
 
 
 def test_a_set_deals_the_same_hands_to_everyone_and_the_expert_once(db: Path) -> None:

@@ -10,13 +10,12 @@ from __future__ import annotations
 import html as H
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import apptest_helpers as ui
 import pytest
-from store_logs import make_game, write_log
+from store_logs import empty_board, make_game, write_log
 from streamlit.testing.v1 import AppTest
 
 from analysis import store
@@ -316,12 +315,8 @@ def test_a_study_of_a_hidden_seat_in_a_seat_view_log_reads_nothing(logs: dict[st
 
 
 @pytest.fixture
-def play_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    p = tmp_path / "play.duckdb"
-    store.connect(p, seed=False).close()
-    monkeypatch.setenv("ISTAKA_DB", str(p))
-    monkeypatch.delenv("ISTAKA_MODE", raising=False)
-    yield p
+def play_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return empty_board(tmp_path / "play.duckdb", monkeypatch)
 
 
 def _my_turn(at: AppTest) -> dict[str, str]:
