@@ -349,10 +349,12 @@ def replay_panel(game: str, ord: int, step: int, state: HandState, players: Sequ
     else:
         # served to others, a step of a game with no deep review is judged when a reader asks (a
         # few tenths of a second of the server's CPU each); once judged, every reader sees it
-        if access.served() and not deep_data.verdict_known(game, ord, step) and not st.button(
-                t("dv_replay_judge", lang), key=f"dv_judge_{ord}_{step}", icon=":material/balance:"):
-            st.caption(t("dv_replay_ask", lang))
-            return None
+        if access.served() and not deep_data.verdict_known(game, ord, step):
+            slot = st.empty()
+            if not slot.button(t("dv_replay_judge", lang), key=f"dv_judge_{ord}_{step}", icon=":material/balance:"):
+                st.caption(t("dv_replay_ask", lang))
+                return None
+            slot.empty()  # asked: the verdict takes its place
         with st.spinner(t("dv_replay_evaluating", lang)):
             rows = deep_data.verdict_at(game, ord, step, lang)
         if rows:
