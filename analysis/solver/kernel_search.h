@@ -147,7 +147,7 @@ static void colour_dp(const Ctx *cx, const uint8_t *cnt, int W, int req, int64_t
  * rollouts of one hand search one rack after another with the same weights, and a colour's counts
  * come back again and again), and is emptied when they change or it is three quarters full. */
 
-#define MEMO_BITS 14
+#define MEMO_BITS 16
 #define MEMO_SIZE (1 << MEMO_BITS)
 
 typedef struct {
@@ -501,6 +501,8 @@ typedef struct {
     Slot *slots;
     int64_t ww_max;
     int64_t bound[MAXSLOT + 1][NU];
+    int64_t rest[MAXSLOT + 1][NU];
+    int64_t cv[MAXSLOT + 1][4][NU]; /* per depth, each colour's runs and pairs of the counts left */
     int64_t best_score;
     int path[MAXSLOT], best_path[MAXSLOT];
     int first, stop; /* first: stop at the first placement above the floor (a yes or no question) */
@@ -511,19 +513,45 @@ static inline int64_t real_weight(const Ctx *cx, int face)
     return cx->ar * (face % 13 + 1) + cx->br;
 }
 
+/* The runs and pairs of the colours' vectors ``cv`` (each the best with at most u okeys, u = 0..W,
+ * no face required) with at most ``w`` okeys. */
+static inline int64_t cv_value(const Ctx *cx, int64_t cv[4][NU], int w)
+{
+    if (w == 0)
+        return cv[0][0] + cv[1][0] + cv[2][0] + cv[3][0];
+    int64_t vec[NU];
+    for (int u = 0; u <= w; u++)
+        vec[u] = 0;
+    for (int c = 0; c < 4; c++)
+        conv(vec, vec, cv[c], w);
+    if (cx->pairs && w >= 2) {
+        int64_t pv[NU];
+        pair_vec(cx, pv, w);
+        conv(vec, vec, pv, w);
+    }
+    return vec[w];
+}
+
 static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_done)
 {
     int wrem = S->W - wused;
     if (S->stop)
         return;
+    int64_t (*cv)[NU] = S->cv[i];
     if (i == S->nslots) {
         int64_t b1 = S->bound[i][wrem], b2 = tw + wrem * S->ww_max;
         if (score + (b1 < b2 ? b1 : b2) <= S->best_score)
             return; /* the leaf cannot beat the best: its runs and pairs are bounded as above */
-        int64_t vec[NU];
-        leaf_vec(&S->cx, S->counts, wrem, req_done ? -1 : S->req, vec);
-        if (vec[wrem] != NEG && score + vec[wrem] > S->best_score) {
-            S->best_score = score + vec[wrem];
+        int64_t v;
+        if (req_done || S->req < 0) {
+            v = cv_value(&S->cx, cv, wrem);
+        } else {
+            int64_t vec[NU];
+            leaf_vec(&S->cx, S->counts, wrem, S->req, vec);
+            v = vec[wrem];
+        }
+        if (v != NEG && score + v > S->best_score) {
+            S->best_score = score + v;
             memcpy(S->best_path, S->path, sizeof(int) * S->nslots);
             S->stop = S->first;
         }
@@ -532,7 +560,23 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
     int64_t b1 = S->bound[i][wrem], b2 = tw + wrem * S->ww_max;
     if (score + (b1 < b2 ? b1 : b2) <= S->best_score)
         return;
+    if (i > 0) {
+        /* tighter: the runs and pairs of what is left now, beside the most the slots i.. add (more
+         * slots only take tiles away, and a required face only narrows the runs) */
+        int64_t b = NEG;
+        for (int x = 0; x <= wrem; x++) {
+            int64_t r = S->rest[i][x];
+            if (r == NEG)
+                continue;
+            int64_t cur = cv_value(&S->cx, cv, wrem - x);
+            if (cur + r > b)
+                b = cur + r;
+        }
+        if (score + (b < b2 ? b : b2) <= S->best_score)
+            return;
+    }
     Slot *s = &S->slots[i];
+    int64_t (*nx)[NU] = S->cv[i + 1];
     for (int j = 0; j < s->nopt; j++) {
         Opt *o = &s->opt[j];
         if (o->k > wrem)
@@ -542,8 +586,14 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
             ok = S->counts[o->face[q]] >= o->cnt[q];
         if (!ok)
             continue;
-        for (int q = 0; q < o->nrem; q++)
+        int touched = 0;
+        for (int q = 0; q < o->nrem; q++) {
             S->counts[o->face[q]] -= o->cnt[q];
+            touched |= 1 << (o->face[q] / 13);
+        }
+        for (int c = 0; c < 4; c++)
+            memcpy(nx[c], touched >> c & 1 ? colour_best(&S->cx, S->counts + 13 * c, S->W, -1) : cv[c],
+                   sizeof(int64_t) * (S->W + 1));
         S->path[i] = j;
         dfs(S, i + 1, wused + o->k, score + o->score, tw - o->dtw, req_done | o->hreq);
         for (int q = 0; q < o->nrem; q++)
@@ -569,7 +619,8 @@ static void run_search_above(Search *S, int64_t tw, int64_t floor)
             S->best_score = vec[W];
         return;
     }
-    int64_t root[NU], rest[MAXSLOT + 1][NU];
+    int64_t root[NU];
+    int64_t (*rest)[NU] = S->rest;
     leaf_vec(cx, S->counts, W, -1, root);
     for (int w = 0; w <= W; w++)
         rest[nslots][w] = 0;
@@ -601,6 +652,8 @@ static void run_search_above(Search *S, int64_t tw, int64_t floor)
                 o->hreq |= o->face[q] == S->req;
             }
         }
+    for (int c = 0; c < 4; c++)
+        memcpy(S->cv[0][c], colour_best(cx, S->counts + 13 * c, W, -1), sizeof(int64_t) * (W + 1));
     dfs(S, 0, 0, 0, tw, S->req < 0);
 }
 
