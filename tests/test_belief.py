@@ -236,3 +236,26 @@ def test_a_block_of_proposals_drawn_at_once_is_the_same_as_drawn_one_by_one(seed
 def unseen_tile(view: View) -> object:
     """A tile the seat has not seen (pinned to another seat: a take it saw)."""
     return core.unseen_tiles(view)[0][0]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_compiled_likelihood_is_the_numpy_ones_to_the_last_bit(seed: int) -> None:
+    """The compiled log-likelihood adds the same terms in the same order as the numpy reference:
+    random racks (okeys, twins, empty seats) against random signals of every kind, every model."""
+    if not hasattr(B.fast.COMPILED, "loglik"):
+        pytest.skip("the compiled model is not built")
+    rng = np.random.default_rng(seed)
+    racks = rng.integers(0, 3, size=(200, 4, 53), dtype=np.uint8) * (rng.random((200, 4, 53)) < 0.25)
+    racks[:, :, 52] = rng.integers(0, 3, size=(200, 4))
+    racks[:5, 2] = 0
+    faces = lambda k: tuple(int(x) for x in rng.integers(0, 52, size=k))  # noqa: E731
+    sigs = [B.Signals(seat=s, discarded=faces(int(rng.integers(0, 12))), passed=faces(int(rng.integers(0, 8))),
+                      opened=bool(s % 2), turns=int(rng.integers(0, 3)), points_needed=int(rng.integers(20, 140)),
+                      pairs_needed=int(rng.integers(3, 8)), fits=faces(int(rng.integers(0, 6))), mid_turn=s == 3)
+            for s in (1, 2, 3)]
+    for model in (B.MODEL, B.model_for("101"), B.model_for("51"), {**B.MODEL, "discard_joins": 1e-9}):
+        fast_ll = B.log_likelihood(racks, sigs, model)
+        ref = B.log_likelihood(racks, sigs, model, compiled=False)
+        assert fast_ll.tobytes() == ref.tobytes()
+    with pytest.raises(ValueError, match="signals"):
+        B.fast.COMPILED.loglik(racks.tobytes(), 200, np.asarray([1, 3, 1], dtype=np.int16).tobytes(), (0.0,) * 6)

@@ -255,10 +255,27 @@ def features(racks: np.ndarray, sigs: Sequence[Signals]) -> dict[str, list[np.nd
     return out
 
 
-def log_likelihood(racks: np.ndarray, sigs: Sequence[Signals], model: dict[str, float] | None = None) -> np.ndarray:
-    """The log-likelihood of the observed actions in each world: ``racks`` is worlds x 4 x 53."""
+def packed(sigs: Sequence[Signals]) -> bytes:
+    """The signals as the compiled likelihood reads them (int16 values, see rollout.c ``loglik``)."""
+    out: list[int] = []
+    for sg in sigs:
+        out += [sg.seat, len(sg.discarded), *sg.discarded, len(sg.passed), *sg.passed, int(sg.opened),
+                min(sg.turns, 32767), min(sg.points_needed, 32767), min(sg.pairs_needed, 32767),
+                len(sg.fits), *sg.fits, int(sg.mid_turn)]
+    return np.asarray(out, dtype=np.int16).tobytes()
+
+
+def log_likelihood(racks: np.ndarray, sigs: Sequence[Signals], model: dict[str, float] | None = None,
+                   compiled: bool = True) -> np.ndarray:
+    """The log-likelihood of the observed actions in each world: ``racks`` is worlds x 4 x 53.
+    The compiled model computes it where it is built (the same sums in the same order, so the
+    same bits); ``compiled=False`` is the numpy reference."""
     m = MODEL if model is None else model
     lg = {k: math.log(v) for k, v in m.items()}
+    if compiled and fast.COMPILED is not None and hasattr(fast.COMPILED, "loglik"):
+        got = fast.COMPILED.loglik(np.ascontiguousarray(racks, dtype=np.uint8).tobytes(), racks.shape[0],
+                                   packed(sigs), tuple(lg[k] for k in MODEL))
+        return np.frombuffer(got, dtype=np.float64).copy()
     ll = np.zeros(racks.shape[0])
     for sg in sigs:
         c = racks[:, sg.seat, :]
@@ -389,4 +406,4 @@ class BeliefWorlds:
 
 
 __all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
-           "ess", "log_likelihood", "normalise", "signals", "racks_of", "systematic", "tempered", "weigh", "completes", "joins", "opening_estimate", "reload"]
+           "ess", "log_likelihood", "normalise", "packed", "signals", "racks_of", "systematic", "tempered", "weigh", "completes", "joins", "opening_estimate", "reload"]

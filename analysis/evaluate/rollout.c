@@ -1907,7 +1907,162 @@ done:
     return out;
 }
 
+/* ---- the belief's likelihood (analysis/evaluate/belief.py log_likelihood), per world -----------
+
+   loglik(racks, n, sigs, lg): racks is n worlds x 4 x 53 counts; sigs the other seats' signals as
+   int16 values, per seat: seat, k discards and the k faces, k passed-on faces and the k faces,
+   opened, turns, points needed, pairs needed, k fits and the k faces, mid_turn; lg the six
+   log-ratios in belief.MODEL's order. Returns n doubles: each world's log-likelihood, added in
+   the same order as the numpy reference, so the two agree to the last bit. */
+
+static int b_completes(const uint8_t *c, int f)
+{
+    int col = f / 13, n = f % 13, wild = c[WILD] > 0;
+    const uint8_t *row = c + col * 13;
+    static const int pa[3] = {-2, -1, 1}, pb[3] = {-1, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        int a = n + pa[i], b = n + pb[i];
+        if (a < 0 || a >= 13 || b < 0 || b >= 13)
+            continue;
+        int ha = row[a] > 0, hb = row[b] > 0;
+        if ((ha && hb) || (wild && (ha || hb)))
+            return 1;
+    }
+    int others = 0;
+    for (int k = 0; k < 4; k++)
+        others += k != col && c[k * 13 + n] > 0;
+    return others >= 2 || (wild && others >= 1);
+}
+
+static int b_joins(const uint8_t *c, int f)
+{
+    int col = f / 13, n = f % 13;
+    if (c[f])
+        return 1;
+    for (int k = n - 2; k <= n + 2; k++)
+        if (k != n && k >= 0 && k < 13 && c[col * 13 + k])
+            return 1;
+    for (int k = 0; k < 4; k++)
+        if (k != col && c[k * 13 + n])
+            return 1;
+    return 0;
+}
+
+static int b_can_open(const uint8_t *c, int points_needed, int pairs_needed)
+{
+    int groups = 0, runs = 0, pairs = c[WILD];
+    for (int n = 0; n < 13; n++) {
+        int k = 0;
+        for (int col = 0; col < 4; col++)
+            k += c[col * 13 + n] > 0;
+        if (k >= 3)
+            groups += k * (n + 1);
+    }
+    for (int col = 0; col < 4; col++) {
+        const uint8_t *row = c + col * 13;
+        int n = 0;
+        while (n < 13) {
+            if (!row[n]) {
+                n++;
+                continue;
+            }
+            int m = n;
+            while (m < 13 && row[m])
+                m++;
+            if (m - n >= 3)
+                for (int x = n; x < m; x++)
+                    runs += x + 1;
+            n = m;
+        }
+    }
+    for (int f = 0; f < 52; f++)
+        pairs += c[f] / 2;
+    int points = (runs > groups ? runs : groups) + 10 * c[WILD];
+    return points >= points_needed || pairs >= pairs_needed;
+}
+
+static PyObject *r_loglik(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer rb, sb;
+    Py_ssize_t n;
+    double lg[6];
+    if (!PyArg_ParseTuple(args, "y*ny*(dddddd)", &rb, &n, &sb, &lg[0], &lg[1], &lg[2], &lg[3], &lg[4], &lg[5]))
+        return NULL;
+    PyObject *out = NULL;
+    const int16_t *sg = sb.buf;
+    Py_ssize_t ns = sb.len / 2;
+    if (n < 0 || rb.len != n * 4 * 53 || sb.len % 2) {
+        PyErr_SetString(PyExc_ValueError, "loglik: n worlds of 4 x 53 counts and int16 signals");
+        goto done;
+    }
+    /* check the signals' shape once */
+    for (Py_ssize_t i = 0; i < ns;) {
+        if (i + 2 > ns || sg[i] < 0 || sg[i] > 3)
+            goto bad;
+        Py_ssize_t j = i + 1;
+        for (int part = 0; part < 2; part++) {
+            if (j >= ns || sg[j] < 0 || j + 1 + sg[j] > ns)
+                goto bad;
+            for (int q = 1; q <= sg[j]; q++)
+                if (sg[j + q] < 0 || sg[j + q] >= 52)
+                    goto bad;
+            j += 1 + sg[j];
+        }
+        if (j + 5 > ns || sg[j + 4] < 0 || j + 5 + sg[j + 4] + 1 > ns)
+            goto bad;
+        for (int q = 1; q <= sg[j + 4]; q++)
+            if (sg[j + 4 + q] < 0 || sg[j + 4 + q] >= 52)
+                goto bad;
+        i = j + 5 + sg[j + 4] + 1;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
+    if (out == NULL)
+        goto done;
+    double *ll = (double *)PyBytes_AS_STRING(out);
+    const uint8_t *racks = rb.buf;
+    for (Py_ssize_t w = 0; w < n; w++) {
+        double acc = 0.0;
+        for (Py_ssize_t i = 0; i < ns;) {
+            const uint8_t *c = racks + w * 4 * 53 + sg[i] * 53;
+            Py_ssize_t j = i + 1;
+            int nd = sg[j];
+            for (int q = 1; q <= nd; q++) {
+                int f = sg[j + q];
+                acc += b_completes(c, f) ? lg[0] : b_joins(c, f) ? lg[1] : 0.0;
+            }
+            j += 1 + nd;
+            int np = sg[j];
+            const int16_t *pf = sg + j + 1;
+            j += 1 + np;
+            int opened = sg[j], turns = sg[j + 1], pts = sg[j + 2], prs = sg[j + 3], nf = sg[j + 4];
+            const int16_t *fits = sg + j + 5;
+            int mid = sg[j + 5 + nf];
+            for (int q = 0; q < np; q++)
+                acc += b_completes(c, pf[q]) ? lg[opened ? 2 : 3] : 0.0;
+            if (!opened && turns > 0)
+                acc += b_can_open(c, pts, prs) ? lg[4] : 0.0;
+            if (opened && nf && !mid) {
+                int held = 0;
+                for (int q = 0; q < nf && !held; q++)
+                    held = c[fits[q]] > 0;
+                acc += held ? lg[5] : 0.0;
+            }
+            i = j + 5 + nf + 1;
+        }
+        ll[w] = acc;
+    }
+    goto done;
+bad:
+    PyErr_SetString(PyExc_ValueError, "loglik: malformed signals");
+done:
+    PyBuffer_Release(&rb);
+    PyBuffer_Release(&sb);
+    return out;
+}
+
 static PyMethodDef ro_methods[] = {
+    {"loglik", r_loglik, METH_VARARGS, "The belief's log-likelihood of each world (see the comment above)."},
     {"draws", r_draws, METH_VARARGS, "Worlds drawn as random.shuffle draws them (see the comment above)."},
 
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
