@@ -591,9 +591,11 @@ static void dfs(Search *S, int i, int wused, int64_t score, int64_t tw, int req_
             S->counts[o->face[q]] -= o->cnt[q];
             touched |= 1 << (o->face[q] / 13);
         }
-        for (int c = 0; c < 4; c++)
-            memcpy(nx[c], touched >> c & 1 ? colour_best(&S->cx, S->counts + 13 * c, S->W, -1) : cv[c],
-                   sizeof(int64_t) * (S->W + 1));
+        for (int c = 0; c < 4; c++) {
+            const int64_t *v = touched >> c & 1 ? colour_best(&S->cx, S->counts + 13 * c, S->W, -1) : cv[c];
+            for (int u = 0; u < NU; u++) /* all NU (a fixed size the compiler unrolls): those past W unread */
+                nx[c][u] = v[u];
+        }
         S->path[i] = j;
         dfs(S, i + 1, wused + o->k, score + o->score, tw - o->dtw, req_done | o->hreq);
         for (int q = 0; q < o->nrem; q++)
