@@ -61,14 +61,14 @@ class Evaluation:
         if not self.parts:
             return {}
         n = len(self.parts)
-        return {name: sum(p[i] for p in self.parts) / n for i, name in enumerate(fast.PARTS)}
+        return {name: sum(col) / n for name, col in zip(fast.PARTS, zip(*self.parts))}
 
     def rate_means(self) -> dict[str, float]:
         """How often, over the worlds, the seat finishes, the next seat opens, the next seat finishes."""
         if not self.parts:
             return {}
         n, k = len(self.parts), len(fast.PARTS)
-        return {name: sum(p[k + i] for p in self.parts) / n for i, name in enumerate(fast.RATES)}
+        return {name: sum(col) / n for name, col in zip(fast.RATES, list(zip(*self.parts))[k:])}
 
     def own_mean(self) -> float | None:
         """The seat's own expected score (its hand-end score and penalties alone): in partner games

@@ -185,6 +185,21 @@ def play(base: bytes, racks: bytes, deck: bytes, mode: int = MODE_PLAY, tile: in
     return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[no-any-return]
 
 
+def _play(base: bytes, racks: bytes, deck: bytes, mode: int, tile: int, trace: bool, parts: bool) -> Any:
+    """:func:`play` without its keywords and checks, for :class:`Position`'s hot path."""
+    if parts:
+        return COMPILED.play(base, racks, deck, mode, tile, trace, True)  # type: ignore[union-attr]
+    return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[union-attr]
+
+
+def _add(a: int, b: int) -> int:
+    return a + b
+
+
+def _add3(a: int, b: int, c: int) -> int:
+    return a + b + c
+
+
 def seat_value(vals: Sequence[int], seat: int, rules: Rules) -> int:
     """The seat's hand score, its team's in partner games (G4)."""
     v = vals[seat]
@@ -251,7 +266,7 @@ class Position:
             if void:
                 return 0, None, None  # E3: nobody is scored
             racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-            out = play(base, racks, deck, MODE_DISCARD_POLICY, parts=parts)
+            out = _play(base, racks, deck, MODE_DISCARD_POLICY, -1, False, parts)
         elif kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
             got = self._after.get(id(events))
             if got is None:
@@ -264,18 +279,19 @@ class Position:
                 got = (pack(st, self.careful), b"", False, events, st)
                 self._after[id(events)] = got
             start = got[4]
-            out = play(got[0], racks, deck, MODE_PLAY, parts=parts)
+            out = _play(got[0], racks, deck, MODE_PLAY, -1, False, parts)
         elif kind == "draw":
-            out = play(self.base, racks, deck, MODE_DRAW, parts=parts)
+            out = _play(self.base, racks, deck, MODE_DRAW, -1, False, parts)
         elif kind == "take":
-            out = play(self.base, racks, deck, MODE_TAKE, parts=parts)
+            out = _play(self.base, racks, deck, MODE_TAKE, -1, False, parts)
         else:
             assert tile is not None
             c = self._codes.get(tile)
             if c is None:
                 c = self._codes[tile] = code(tile, self.okey)
-            out = play(self.base, racks, deck, MODE_DISCARD, c, parts=parts)
-        return seat_value(out, s, self.rules), start, (out[6] if parts else None)
+            out = _play(self.base, racks, deck, MODE_DISCARD, c, False, parts)
+        v = out[s] + out[(s + 2) % 4] if self.rules.esli else out[s]  # seat_value, inlined (a rollout's hot path)
+        return v, start, (out[6] if parts else None)
 
     def _from_start(self, start: HandState) -> tuple[tuple[int, ...], int, tuple[int, ...], int]:
         """What a play's parts take from the state the model started from, once per state: the
@@ -308,19 +324,18 @@ class Position:
             return (0,) * len(PARTS) + rates + (0,)
         team, before, extra, own0 = self._from_start(start)
         n = len(PART_RULES)  # the model counts each seat's penalties by rule, in RULE_NAMES' order
+        mine = pen[s * n:(s + 1) * n]
         if len(team) == 1:
-            b = s * n
-            by_rule = tuple(extra[i] + pen[b + i] for i in range(n))
+            by_rule = tuple(map(_add, extra, mine))
             hand = scores[s]
         else:
-            b1, b2 = team[0] * n, team[1] * n
-            by_rule = tuple(extra[i] + pen[b1 + i] + pen[b2 + i] for i in range(n))
+            b2 = team[1] * n
+            by_rule = tuple(map(_add3, extra, mine, pen[b2:b2 + n]))
             hand = scores[team[0]] + scores[team[1]]
-        out = (hand, before) + by_rule
+        out = (hand, before, *by_rule)
         if sum(out) != value:  # the model's value is its scores plus every penalty: never apart
             raise AssertionError(f"rollout parts {out} do not add up to {value}")
-        own = scores[s] + own0 + sum(pen[s * n:(s + 1) * n])
-        return out + rates + (own,)
+        return (*out, *rates, scores[s] + own0 + sum(mine))
 
 
 # ---- the trace as log events -----------------------------------------------------------------
