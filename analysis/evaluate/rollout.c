@@ -574,9 +574,44 @@ static uint64_t table_sig(const G *g)
     return h;
 }
 
-static int c_search(G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
+static int layable(const G *g, const uint8_t *c, int f);
+
+/* Without okeys, a tile that no run (a 3-window of present faces), group (three colours at its
+ * number), pair or lay-off could take is dead: the search places it nowhere, and its placing is
+ * the same with it or without it. ``live`` gets the counts without the dead tiles (the required
+ * face kept), so racks that differ only in dead tiles share a memo entry. */
+static const uint8_t *live_counts(const G *g, const uint8_t *cnt, int W, int runs_ok, int pairs_ok, int req,
+                                  int slots, uint8_t *live)
+{
+    if (W)
+        return cnt;
+    int run_ok[4][13];
+    uint8_t c53[53];
+    if (slots) {
+        memcpy(c53, cnt, 52);
+        c53[WILD] = 0;
+    }
+    for (int col = 0; col < 4; col++)
+        runnable(cnt + 13 * col, 0, run_ok[col]);
+    for (int f = 0; f < 52; f++) {
+        int x = cnt[f], n = f % 13;
+        live[f] = (uint8_t)x;
+        if (!x || f == req || (pairs_ok && x >= 2))
+            continue;
+        if (runs_ok && (run_ok[f / 13][n] || (cnt[n] > 0) + (cnt[13 + n] > 0) + (cnt[26 + n] > 0) + (cnt[39 + n] > 0) >= 3))
+            continue;
+        if (slots && layable(g, c53, f))
+            continue;
+        live[f] = 0;
+    }
+    return live;
+}
+
+static int c_search(G *g, const uint8_t *cnt0, int W, int runs_ok, int pairs_ok, int req, int slots, Plan *pl,
                     int64_t floor, int first)
 {
+    uint8_t live[52];
+    const uint8_t *cnt = live_counts(g, cnt0, W, runs_ok, pairs_ok, req, slots, live);
     uint64_t tsig = slots ? table_sig(g) : (uint64_t)g->okn;
     int flags = runs_ok | pairs_ok << 1 | slots << 2 | first << 3;
     uint64_t h = tsig * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(W * 131 + (req + 2) * 7 + flags) ^ (uint64_t)floor;
