@@ -151,7 +151,7 @@ static void colour_dp(const Ctx *cx, const uint8_t *cnt, int W, int req, int64_t
 #define MEMO_SIZE (1 << MEMO_BITS)
 
 typedef struct {
-    uint64_t k0, k1;
+    uint64_t k;
     uint32_t gen;
     int64_t v[NU];
 } Memo;
@@ -178,27 +178,35 @@ static void memo_begin(const Ctx *cx)
     memo_used = 0;
 }
 
-/* colour_best of solver_core: the best with at most u okeys, u = 0..W. The key: the 13 counts
- * as they lie in memory (two loads), then W, req and the runs and pairs flags. */
-static inline void colour_key(const Ctx *cx, const uint8_t *cnt, int W, int req, uint64_t *k0, uint64_t *k1)
+/* Eight counts of 0..MAXC (one per byte) packed two bits each, in order: 16 bits. */
+static inline uint64_t pack8(uint64_t x)
 {
-    uint64_t b = 0;
-    memcpy(k0, cnt, 8);
+    x = (x | x >> 6) & UINT64_C(0x000F000F000F000F);
+    x = (x | x >> 12) & UINT64_C(0x000000FF000000FF);
+    return (x | x >> 24) & UINT64_C(0xFFFF);
+}
+
+/* colour_best of solver_core: the best with at most u okeys, u = 0..W. The key, one word: the 13
+ * counts (0..MAXC, two bits each, as they lie in memory: two loads), then W, req and the runs and
+ * pairs flags. */
+static inline uint64_t colour_key(const Ctx *cx, const uint8_t *cnt, int W, int req)
+{
+    uint64_t a, b = 0;
+    memcpy(&a, cnt, 8);
     memcpy(&b, cnt + 8, 5);
-    *k1 = b | (uint64_t)W << 40 | (uint64_t)(req + 1) << 44 | (uint64_t)(cx->runs != 0) << 52 |
-          (uint64_t)(cx->pairs != 0) << 53;
+    return pack8(a) | pack8(b) << 16 | (uint64_t)W << 26 | (uint64_t)(req + 1) << 29 |
+           (uint64_t)(cx->runs != 0) << 33 | (uint64_t)(cx->pairs != 0) << 34;
 }
 
 static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int req)
 {
-    uint64_t k0, k1;
-    colour_key(cx, cnt, W, req, &k0, &k1);
-    uint64_t h = ((k0 ^ (k1 * UINT64_C(0xC2B2AE3D27D4EB4F))) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
+    uint64_t k = colour_key(cx, cnt, W, req);
+    uint64_t h = (k * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - MEMO_BITS);
     for (;;) {
         Memo *m = &memo[h];
         if (m->gen != gen)
             break;
-        if (m->k0 == k0 && m->k1 == k1)
+        if (m->k == k)
             return m->v;
         h = (h + 1) & (MEMO_SIZE - 1);
     }
@@ -211,8 +219,7 @@ static const int64_t *colour_best(const Ctx *cx, const uint8_t *cnt, int W, int 
     if (memo_used >= MEMO_SIZE * 3 / 4)
         return tmp;
     Memo *m = &memo[h];
-    m->k0 = k0;
-    m->k1 = k1;
+    m->k = k;
     m->gen = gen;
     memcpy(m->v, tmp, sizeof tmp);
     memo_used++;
@@ -252,27 +259,9 @@ static inline int req_in(int face, int c)
 static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
 {
     if (W == 0) { /* no okey: a sum (the pairs' vector is 0 at u = 0) */
-        /* the last answer per colour: a search's neighbouring leaves share most colours */
-        static struct {
-            uint64_t k0, k1;
-            uint32_t gen;
-            int64_t v;
-        } last[4];
         int64_t v = 0;
         for (int c = 0; c < 4; c++) {
-            uint64_t k0, k1;
-            int rq = req_in(req_face, c);
-            colour_key(cx, counts + 13 * c, 0, rq, &k0, &k1);
-            int64_t x;
-            if (last[c].gen == gen && last[c].k0 == k0 && last[c].k1 == k1)
-                x = last[c].v;
-            else {
-                x = colour_best(cx, counts + 13 * c, 0, rq)[0];
-                last[c].k0 = k0;
-                last[c].k1 = k1;
-                last[c].gen = gen;
-                last[c].v = x;
-            }
+            int64_t x = colour_best(cx, counts + 13 * c, 0, req_in(req_face, c))[0];
             if (x == NEG) {
                 vec[0] = NEG;
                 return;
