@@ -294,3 +294,44 @@ def test_parts_are_read_in_the_same_call_as_the_play_so_threads_cannot_mix_them(
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("game", [0, 1, 2, 3, 6])
+def test_the_compiled_parts_are_the_python_parts(game: int) -> None:
+    """A play's parts built by the compiled model in the play's own call (Position.value_parts) are
+    those Python builds from the play's raw parts (Position.parts): every kind of candidate, on the
+    sample's 101, 51 and 101-classic games, partners among them (the team's value, the seat's own)."""
+    from analysis.evaluate import fast
+    from analysis.evaluate.core import CodeWorlds, unseen_tiles
+    from analysis.game import read_and_replay
+    from analysis.review.spots import hand_spots
+
+    if fast.COMPILED is None:
+        pytest.skip("the compiled model is not built")
+    sample = Path(__file__).resolve().parents[1] / "data" / "sample" / "games.jsonl.gz"
+    res = read_and_replay(str(sample), keep_steps=True)[0][game]
+    import random
+
+    rng = random.Random(game)
+    seen: set[str] = set()
+    checked = 0
+    for hr in res.hands[:2]:
+        for turn in hand_spots(hr):
+            for s in turn:
+                view = View.of(hr.steps[s.step].state, s.seat)
+                kind = {"take": "draw"}.get(s.kind, s.kind)
+                cands = candidates(view, kind) if kind in ("draw", "discard", "place") else []
+                if not cands:
+                    continue
+                pos = fast.Position(view.state, view.seat)
+                unseen, pinned = unseen_tiles(view)
+                codes = CodeWorlds(view, unseen, pinned)
+                for _ in range(3):
+                    world = codes.draw(rng)
+                    for c in cands[:6]:
+                        tile = c.tile if c.kind == "discard" else None
+                        v, start, last = pos.play(world, c.kind, c.events, tile, parts=True)
+                        assert pos.value_parts(world, c.kind, c.events, tile) == (v, pos.parts(v, start, last))
+                        seen.add(c.kind)
+                        checked += 1
+    assert checked > 500 and seen == {"draw", "take", "discard", "place"}, (checked, seen)

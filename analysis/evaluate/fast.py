@@ -213,7 +213,7 @@ class Position:
     each placing candidate's state after its events (applied once: they touch only the seat's
     rack and the table, the same in every world)."""
 
-    __slots__ = ("_after", "_codes", "_starts", "base", "careful", "okey", "rules", "seat", "state")
+    __slots__ = ("_after", "_codes", "_specs", "_starts", "base", "careful", "okey", "rules", "seat", "state")
 
     def __init__(self, state: HandState, seat: int, careful: int | None = None) -> None:
         self.state = state
@@ -224,6 +224,7 @@ class Position:
         self.base = pack(state, self.careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
         self._starts: dict[int, tuple[HandState, Any]] = {}
+        self._specs: dict[int, tuple[HandState, tuple[int, ...]]] = {}
         self._codes: dict[Tile, int] = {}  # a discarded tile's code for the model
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
@@ -240,17 +241,24 @@ class Position:
     def value_parts(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]] = (),
                     tile: Tile | None = None) -> tuple[int, tuple[int, ...]]:
         """:meth:`value` and its parts in this world (:data:`PARTS` then :data:`RATES`): the parts
-        add up to the value exactly; the rates are 0 or 1."""
-        v, start, last = self.play(world, kind, events, tile, parts=True)
-        return v, self.parts(v, start, last)
-
-    def play(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]],
-             tile: Tile | None, parts: bool = False) -> tuple[int, HandState | None, Any]:
-        """The value, the engine state the model started from (None: a void placing, E3), and
-        with ``parts`` the model's parts of that play (else None)."""
+        add up to the value exactly; the rates are 0 or 1. The compiled model builds them in the
+        play's own call (:meth:`parts` is the same in Python, from ``play(..., parts=True)``)."""
+        base, mine, mode, t, start = self.job(kind, events, tile)
+        if start is None:  # a void placing: nobody scored, nothing charged
+            return 0, (0,) * len(PARTS) + (0, 0, 0, 0)
         racks, deck = world
+        if mine is not None:
+            s = self.seat
+            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
+        got: tuple[int, tuple[int, ...]] = COMPILED.value_parts(base, racks, deck, mode, t, self._spec(start))  # type: ignore[union-attr]
+        return got
+
+    def job(self, kind: str, events: Sequence[dict[str, Any]], tile: Tile | None
+            ) -> tuple[bytes, bytes | None, int, int, HandState | None]:
+        """What the model plays for a candidate, prepared once: (the base state, the seat's rack
+        after its placing or None, the mode, the discarded tile's code or -1, the engine state the
+        model starts from, None for a void placing, E3)."""
         s = self.seat
-        start: HandState | None = self.state
         if kind == "place":
             got = self._after.get(id(events))
             if got is None:
@@ -262,12 +270,9 @@ class Position:
                     mine[code(t, self.okey)] += 1
                 got = (pack(st, self.careful), bytes(mine), st.result == "void", events, st)  # events: keeps the id ours
                 self._after[id(events)] = got
-            base, mine, void, _, start = got
-            if void:
-                return 0, None, None  # E3: nobody is scored
-            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-            out = _play(base, racks, deck, MODE_DISCARD_POLICY, -1, False, parts)
-        elif kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
+            base, mine_b, void, _, start = got
+            return base, mine_b, MODE_DISCARD_POLICY, -1, (None if void else start)
+        if kind == "show":  # O7, before the seat's first draw: show the twin, or never show it
             got = self._after.get(id(events))
             if got is None:
                 st = self.state
@@ -278,20 +283,41 @@ class Position:
                     st = replace(st, started=tuple(v or k == s for k, v in enumerate(st.started)))
                 got = (pack(st, self.careful), b"", False, events, st)
                 self._after[id(events)] = got
-            start = got[4]
-            out = _play(got[0], racks, deck, MODE_PLAY, -1, False, parts)
-        elif kind == "draw":
-            out = _play(self.base, racks, deck, MODE_DRAW, -1, False, parts)
-        elif kind == "take":
-            out = _play(self.base, racks, deck, MODE_TAKE, -1, False, parts)
-        else:
-            assert tile is not None
-            c = self._codes.get(tile)
-            if c is None:
-                c = self._codes[tile] = code(tile, self.okey)
-            out = _play(self.base, racks, deck, MODE_DISCARD, c, False, parts)
+            return got[0], None, MODE_PLAY, -1, got[4]
+        if kind == "draw":
+            return self.base, None, MODE_DRAW, -1, self.state
+        if kind == "take":
+            return self.base, None, MODE_TAKE, -1, self.state
+        assert tile is not None
+        c = self._codes.get(tile)
+        if c is None:
+            c = self._codes[tile] = code(tile, self.okey)
+        return self.base, None, MODE_DISCARD, c, self.state
+
+    def play(self, world: tuple[bytes, bytes], kind: str, events: Sequence[dict[str, Any]],
+             tile: Tile | None, parts: bool = False) -> tuple[int, HandState | None, Any]:
+        """The value, the engine state the model started from (None: a void placing, E3), and
+        with ``parts`` the model's parts of that play (else None)."""
+        base, mine, mode, t, start = self.job(kind, events, tile)
+        if start is None:
+            return 0, None, None  # E3: nobody is scored
+        racks, deck = world
+        s = self.seat
+        if mine is not None:
+            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
+        out = _play(base, racks, deck, mode, t, False, parts)
         v = out[s] + out[(s + 2) % 4] if self.rules.esli else out[s]  # seat_value, inlined (a rollout's hot path)
         return v, start, (out[6] if parts else None)
+
+    def _spec(self, start: HandState) -> tuple[int, ...]:
+        """The compiled parts' spec for plays from ``start`` (see rollout.c ``value_parts``), once per state."""
+        got = self._specs.get(id(start))
+        if got is not None and got[0] is start:
+            return got[1]
+        team, before, extra, own0 = self._from_start(start)
+        spec = (self.seat, int(len(team) > 1), before, own0, int(self.state.opened[(self.seat + 1) % 4] is None), *extra)
+        self._specs[id(start)] = (start, spec)
+        return spec
 
     def _from_start(self, start: HandState) -> tuple[tuple[int, ...], int, tuple[int, ...], int]:
         """What a play's parts take from the state the model started from, once per state: the

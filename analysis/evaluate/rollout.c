@@ -1704,23 +1704,20 @@ static int parse_base(G *g, const int32_t *b, Py_ssize_t n)
 
 static PyObject *last_parts(const G *g);
 
-static PyObject *r_play(PyObject *self, PyObject *args)
+/* Load the base state, racks and deck into GG and play the rest of the hand by the model; -1 with
+ * a ValueError set when they are malformed. */
+static int run_play(Py_buffer *base, Py_buffer *racks, Py_buffer *deck, int mode, int tile, int trace)
 {
-    (void)self;
-    Py_buffer base, racks, deck;
-    int mode, tile, trace, parts = 0;
-    if (!PyArg_ParseTuple(args, "y*y*y*iip|p", &base, &racks, &deck, &mode, &tile, &trace, &parts))
-        return NULL;
     G *g = &GG;
-    int bad = racks.len != 4 * 53 || deck.len > 128 || base.len % 4;
+    int bad = racks->len != 4 * 53 || deck->len > 128 || base->len % 4;
     if (!bad) {
         memset(g->tab, 0, sizeof g->tab);
-        bad = parse_base(g, (const int32_t *)base.buf, base.len / 4) < 0;
+        bad = parse_base(g, (const int32_t *)base->buf, base->len / 4) < 0;
     }
     if (!bad) {
-        memcpy(g->rack, racks.buf, 4 * 53);
-        memcpy(g->deck, deck.buf, (size_t)deck.len);
-        g->nd = (int)deck.len;
+        memcpy(g->rack, racks->buf, 4 * 53);
+        memcpy(g->deck, deck->buf, (size_t)deck->len);
+        g->nd = (int)deck->len;
         g->dp = 0;
         for (int k = 0; k < 4; k++)
             for (int f = 0; f < 53; f++)
@@ -1728,12 +1725,9 @@ static PyObject *r_play(PyObject *self, PyObject *args)
         for (int q = 0; q < g->nd; q++)
             bad |= g->deck[q] > 52;
     }
-    PyBuffer_Release(&base);
-    PyBuffer_Release(&racks);
-    PyBuffer_Release(&deck);
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "crollout: bad base state, racks (4 x 53 counts) or deck");
-        return NULL;
+        return -1;
     }
     n_plays++;
     g->newtile = -1;
@@ -1755,6 +1749,23 @@ static PyObject *r_play(PyObject *self, PyObject *args)
             play_turn(g, 0, -1);
         }
     }
+    return 0;
+}
+
+static PyObject *r_play(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer base, racks, deck;
+    int mode, tile, trace, parts = 0;
+    if (!PyArg_ParseTuple(args, "y*y*y*iip|p", &base, &racks, &deck, &mode, &tile, &trace, &parts))
+        return NULL;
+    int rc = run_play(&base, &racks, &deck, mode, tile, trace);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&racks);
+    PyBuffer_Release(&deck);
+    if (rc < 0)
+        return NULL;
+    G *g = &GG;
     int v[4];
     for (int k = 0; k < 4; k++)
         v[k] = g->scores[k] + g->pen[k];
@@ -1776,6 +1787,54 @@ static PyObject *r_play(PyObject *self, PyObject *args)
         return Py_BuildValue("(iiiiiNN)", v[0], v[1], v[2], v[3], g->result, tr, pp);
     }
     return Py_BuildValue("(iiiiiN)", v[0], v[1], v[2], v[3], g->result, tr);
+}
+
+/* value_parts(base, racks, deck, mode, tile, spec): one play, and the seat's value with its parts
+ * as fast.Position.parts builds them from play(..., parts=True), in one call. ``spec``: (seat,
+ * partners, paid before the decision, the seat's own penalties at the start, whether the next
+ * seat was unopened, then what the candidate's own events charged by rule: X2 X3 X4 X5 X6 X7 O8).
+ * Returns (value, (hand, paid, X2 .. O8, finish, next opens, next finishes, own)). */
+#define NPR (RU_O8 - RU_X2 + 1)
+static PyObject *r_value_parts(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer base, racks, deck;
+    int mode, tile, s, esli, before, own0, nxt_unopened, extra[NPR];
+    if (!PyArg_ParseTuple(args, "y*y*y*ii(iiiiiiiiiiii)", &base, &racks, &deck, &mode, &tile, &s, &esli, &before,
+                          &own0, &nxt_unopened, &extra[0], &extra[1], &extra[2], &extra[3], &extra[4], &extra[5],
+                          &extra[6]))
+        return NULL;
+    int rc = s < 0 || s > 3 ? -2 : run_play(&base, &racks, &deck, mode, tile, 0);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&racks);
+    PyBuffer_Release(&deck);
+    if (rc == -2)
+        PyErr_SetString(PyExc_ValueError, "value_parts: a seat is 0-3");
+    if (rc < 0)
+        return NULL;
+    const G *g = &GG;
+    int mate = (s + 2) % 4, nxt = (s + 1) % 4;
+    int value = g->scores[s] + g->pen[s] + (esli ? g->scores[mate] + g->pen[mate] : 0);
+    int finish = g->finisher == s, opens = nxt_unopened && g->opened[nxt] != 0, nfin = g->finisher == nxt;
+    int p[NPR + 2], own = 0;
+    if (g->result == 3) { /* E3 during the play: nobody is scored, penalties struck too */
+        return Py_BuildValue("(i(iiiiiiiiiiiii))", value, 0, 0, 0, 0, 0, 0, 0, 0, 0, finish, opens, nfin, 0);
+    }
+    p[0] = g->scores[s] + (esli ? g->scores[mate] : 0);
+    p[1] = before;
+    int sum = p[0] + p[1], mine = 0;
+    for (int i = 0; i < NPR; i++) {
+        p[2 + i] = extra[i] + g->penr[s][RU_X2 + i] + (esli ? g->penr[mate][RU_X2 + i] : 0);
+        mine += g->penr[s][RU_X2 + i];
+        sum += p[2 + i];
+    }
+    if (sum != value) { /* the model's value is its scores plus every penalty: never apart */
+        PyErr_Format(PyExc_AssertionError, "rollout parts add up to %d, not to the value %d", sum, value);
+        return NULL;
+    }
+    own = g->scores[s] + own0 + mine;
+    return Py_BuildValue("(i(iiiiiiiiiiiii))", value, p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], finish,
+                         opens, nfin, own);
 }
 
 /* The parts of the last play's values: (scores[4], result, finisher, opened[4], penalties by rule:
@@ -2103,6 +2162,7 @@ static PyMethodDef ro_methods[] = {
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
     {"play", r_play, METH_VARARGS, "Play the rest of a hand by the model (see the file's comment)."},
+    {"value_parts", r_value_parts, METH_VARARGS, "One play, and a seat's value with its parts (see above)."},
     {NULL, NULL, 0, NULL},
 };
 
