@@ -167,6 +167,29 @@ static int fits(const G *g, int f)
     return 0;
 }
 
+/* fits() of every face at once: out[f] is fits(g, f). */
+static void fits_all(const G *g, uint8_t *out)
+{
+    memset(out, 0, 52);
+    for (int i = 0; i < g->nt; i++) {
+        const TM *m = &g->tab[i];
+        if (m->kind == 0) {
+            if (m->lo >= 1)
+                out[m->a * 13 + m->lo - 1] = 1;
+            if (m->hi <= 11)
+                out[m->a * 13 + m->hi + 1] = 1;
+        } else if (m->kind == 1) {
+            int k = 0;
+            for (int q = 0; q < 4; q++)
+                k += m->phys[q] >= 0;
+            if (k < 4)
+                for (int c = 0; c < 4; c++)
+                    if (m->phys[c] < 0)
+                        out[c * 13 + m->a] = 1;
+        }
+    }
+}
+
 static int rack_n(const uint8_t *c)
 {
     int n = 0;
@@ -1479,6 +1502,8 @@ static int choose_discard(G *g, int p, const uint8_t *loose)
     long bkey = 1L << 60;
     long dk[52];
     int danger = x5_danger(g, p, dk);
+    uint8_t fit[52];
+    fits_all(g, fit);
     for (int f = 0; f < 52; f++) {
         int k = c[f];
         if (!k)
@@ -1501,7 +1526,7 @@ static int choose_discard(G *g, int p, const uint8_t *loose)
         long key = use * 100 + 50 + sign * n;
         if (danger)
             key += dk[f] < 90000 ? dk[f] : 90000;
-        if (fits(g, f))
+        if (fit[f])
             key += 1000000;
         if (!loose[f])
             key += 100000;

@@ -465,20 +465,31 @@ static int run_options(const Ctx *cx, Slot *s, int rs, int colour, const uint8_t
 }
 
 /* Per colour, per number: could a real tile there join a run (some 3-window through it needs at
- * most W okeys)? */
+ * most W okeys)? As bit masks: bit s of ``ok`` is the window s, s+1, s+2 (s <= 10) with at most W
+ * numbers missing; a present number is runnable when a window through it is. */
+static inline unsigned runnable_mask(const uint8_t *cnt, int W)
+{
+    unsigned m = 0;
+    for (int n = 0; n < 13; n++)
+        m |= (unsigned)(cnt[n] != 0) << n;
+    unsigned a = m, b = m >> 1, c = m >> 2, ok;
+    if (W <= 0)
+        ok = a & b & c;
+    else if (W == 1)
+        ok = (a & b) | (a & c) | (b & c);
+    else if (W == 2)
+        ok = a | b | c;
+    else
+        ok = 0x7FF;
+    ok &= 0x7FF; /* windows start at 0..10 */
+    return m & (ok | ok << 1 | ok << 2);
+}
+
 static void runnable(const uint8_t *cnt, int W, int *out)
 {
-    int win[11];
-    for (int s = 0; s < 11; s++)
-        win[s] = (cnt[s] == 0) + (cnt[s + 1] == 0) + (cnt[s + 2] == 0) <= W;
-    for (int n = 0; n < 13; n++) {
-        out[n] = 0;
-        if (!cnt[n])
-            continue;
-        for (int s = n - 2 < 0 ? 0 : n - 2; s <= (n < 10 ? n : 10); s++)
-            if (win[s])
-                out[n] = 1;
-    }
+    unsigned r = runnable_mask(cnt, W);
+    for (int n = 0; n < 13; n++)
+        out[n] = r >> n & 1;
 }
 
 /* ---- the search ---------------------------------------------------------------------------- */
