@@ -597,7 +597,8 @@ static uint64_t table_sig(const G *g)
     return h;
 }
 
-static int layable(const G *g, const uint8_t *c, int f);
+static int layable_fit(const G *g, const uint8_t *c, int f, const uint8_t *fit);
+static void fits_all(const G *g, uint8_t *out);
 
 /* Without okeys, a tile that no run (a 3-window of present faces), group (three colours at its
  * number), pair or lay-off could take is dead: the search places it nowhere, and its placing is
@@ -609,10 +610,11 @@ static const uint8_t *live_counts(const G *g, const uint8_t *cnt, int W, int run
     if (W)
         return cnt;
     int run_ok[4][13];
-    uint8_t c53[53];
+    uint8_t c53[53], fit[52];
     if (slots) {
         memcpy(c53, cnt, 52);
         c53[WILD] = 0;
+        fits_all(g, fit);
     }
     for (int col = 0; col < 4; col++)
         runnable(cnt + 13 * col, 0, run_ok[col]);
@@ -623,7 +625,7 @@ static const uint8_t *live_counts(const G *g, const uint8_t *cnt, int W, int run
             continue;
         if (runs_ok && (run_ok[f / 13][n] || (cnt[n] > 0) + (cnt[13 + n] > 0) + (cnt[26 + n] > 0) + (cnt[39 + n] > 0) >= 3))
             continue;
-        if (slots && layable(g, c53, f))
+        if (slots && layable_fit(g, c53, f, fit))
             continue;
         live[f] = 0;
     }
@@ -1121,9 +1123,9 @@ static int o9_ok(const G *g, int p)
 /* Would the unopened seat p open now (with ``req`` placed)? 1 points, 2 pairs, 0 no. */
 /* Could a lay-off start at face f: it fits a run end or a group now, or lies beyond a run end
  * with the faces between in the rack or covered by okeys (L2, L3)? */
-static int layable(const G *g, const uint8_t *c, int f)
+static int layable_fit(const G *g, const uint8_t *c, int f, const uint8_t *fit)
 {
-    if (fits(g, f))
+    if (fit ? fit[f] : fits(g, f))
         return 1;
     int col = f / 13, x = f % 13, W = c[WILD];
     for (int i = 0; i < g->nt; i++) {
@@ -1146,6 +1148,11 @@ static int layable(const G *g, const uint8_t *c, int f)
     return 0;
 }
 
+static int layable(const G *g, const uint8_t *c, int f)
+{
+    return layable_fit(g, c, f, NULL);
+}
+
 /* An upper bound on a points opening of the rack (O1): every tile a run, a group or (``slots``)
  * a lay-off could take, at its value, okeys at 13; ``stuck``: the tiles nothing could take. */
 static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
@@ -1157,11 +1164,14 @@ static int open_bound(const G *g, const uint8_t *c, int slots, int *stuck)
     for (int col = 0; col < 4; col++)
         runnable(cnt + 13 * col, W, run_ok[col]);
     *stuck = 0;
+    uint8_t fit[52];
+    if (slots)
+        fits_all(g, fit);
     for (int f = 0; f < 52; f++) {
         if (!c[f])
             continue;
         int n = f % 13, cols = (c[n] > 0) + (c[13 + n] > 0) + (c[26 + n] > 0) + (c[39 + n] > 0);
-        if (run_ok[f / 13][n] || cols + W >= 3 || (slots && layable(g, c, f)))
+        if (run_ok[f / 13][n] || cols + W >= 3 || (slots && layable_fit(g, c, f, fit)))
             ub += c[f] * (n + 1);
         else
             *stuck += c[f];

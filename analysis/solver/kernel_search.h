@@ -320,10 +320,21 @@ static inline int group_ok(int T, int gmax)
     return 3 * m <= T;
 }
 
-static int opt_cmp(const void *a, const void *b)
+/* Options best first, equal scores in the order they were made (the stable order glibc's qsort
+ * gave them): an insertion sort, the lists being short. */
+static void sort_opts(Opt *o, int n)
 {
-    int64_t x = ((const Opt *)a)->score, y = ((const Opt *)b)->score;
-    return x < y ? 1 : x > y ? -1 : 0;
+    for (int i = 1; i < n; i++) {
+        if (o[i].score <= o[i - 1].score)
+            continue;
+        Opt x = o[i];
+        int j = i;
+        while (j > 0 && o[j - 1].score < x.score) {
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = x;
+    }
 }
 
 /* Options at number n: new groups of cc[] reals and okeys (when ``new_groups``) and lay-offs onto
@@ -408,7 +419,7 @@ static int number_options(const Ctx *cx, Slot *s, int n, const uint8_t *cc, int 
                             memcpy(o->lay, ch, s->nlay);
                         }
                     }
-    qsort(s->opt, s->nopt, sizeof(Opt), opt_cmp);
+    sort_opts(s->opt, s->nopt);
     return 0;
 }
 
@@ -460,7 +471,7 @@ static int run_options(const Ctx *cx, Slot *s, int rs, int colour, const uint8_t
     pool_used++;
     if (run_gen(cx, s, colour, nums, len, counts, W, 0, 0, 0, 0))
         return -1;
-    qsort(s->opt, s->nopt, sizeof(Opt), opt_cmp);
+    sort_opts(s->opt, s->nopt);
     return 0;
 }
 
