@@ -405,17 +405,22 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     bits: list[list[tuple[int, ...]]] = [list(e.parts) for e in start] if start else [[] for _ in cands]
     done = len(vals[0])
     tiles = [c.tile if c.kind == "discard" else None for c in cands]  # (parsed once, not per world)
+    preps: list[Any] = []  # each candidate made ready for the compiled model once (its position is every world's)
     for k in range(worlds):
         world = worlds_of()
         if k < done:
             continue
-        for i, c in enumerate(cands):
-            if parts and world.pos is not None:
-                v, b = world.pos.value_parts(world.cworld, c.kind, c.events, tiles[i])
+        if parts and world.pos is not None:
+            if not preps:
+                preps = [world.pos.prepared(c.kind, c.events, tiles[i]) for i, c in enumerate(cands)]
+            run, cw = world.pos.run, world.cworld
+            for i, prep in enumerate(preps):
+                v, b = run(cw, prep)
                 vals[i].append(v)
                 bits[i].append(b)
-            else:
-                vals[i].append(rollout(view, world, c))
+            continue
+        for i, c in enumerate(cands):
+            vals[i].append(rollout(view, world, c))
     out = []
     for c, v, b in zip(cands, vals, bits):
         n = len(v)

@@ -67,6 +67,7 @@ PARTS = ("hand", "paid") + PART_RULES
 # beside the parts, never added to them: the seat finishes, the next seat opens (from unopened),
 # the next seat finishes
 RATES = ("finish", "next_opens", "next_finishes")
+_VOID = (0,) * (len(PARTS) + len(RATES) + 1)  # a void placing's parts, rates and own score
 # after the rates, the seat's own value (its hand-end score and penalties alone): in partner games
 # the parts are the team's, and the seat's own expected score is shown apart from it
 _KIND = {"run": 0, "group": 1, "pair": 2}
@@ -243,14 +244,27 @@ class Position:
         """:meth:`value` and its parts in this world (:data:`PARTS` then :data:`RATES`): the parts
         add up to the value exactly; the rates are 0 or 1. The compiled model builds them in the
         play's own call (:meth:`parts` is the same in Python, from ``play(..., parts=True)``)."""
+        return self.run(world, self.prepared(kind, events, tile))
+
+    def prepared(self, kind: str, events: Sequence[dict[str, Any]] = (), tile: Tile | None = None
+                 ) -> tuple[bytes, bytes | None, int, int, tuple[int, ...] | None]:
+        """A candidate made ready for :meth:`run` in any world: (the base state, the seat's rack
+        after its placing or None, the mode, the tile's code, the parts' spec; None for a void
+        placing)."""
         base, mine, mode, t, start = self.job(kind, events, tile)
-        if start is None:  # a void placing: nobody scored, nothing charged
-            return 0, (0,) * len(PARTS) + (0, 0, 0, 0)
+        return base, mine, mode, t, (None if start is None else self._spec(start))
+
+    def run(self, world: tuple[bytes, bytes], prep: tuple[bytes, bytes | None, int, int, tuple[int, ...] | None]
+            ) -> tuple[int, tuple[int, ...]]:
+        """:meth:`value_parts` of a :meth:`prepared` candidate in this world."""
+        base, mine, mode, t, spec = prep
+        if spec is None:  # a void placing: nobody scored, nothing charged
+            return 0, _VOID
         racks, deck = world
         if mine is not None:
             s = self.seat
             racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-        got: tuple[int, tuple[int, ...]] = COMPILED.value_parts(base, racks, deck, mode, t, self._spec(start))  # type: ignore[union-attr]
+        got: tuple[int, tuple[int, ...]] = COMPILED.value_parts(base, racks, deck, mode, t, spec)  # type: ignore[union-attr]
         return got
 
     def job(self, kind: str, events: Sequence[dict[str, Any]], tile: Tile | None
