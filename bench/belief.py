@@ -255,12 +255,28 @@ def main() -> None:
     ap.add_argument("--seed", default="belief")
     ap.add_argument("--fit", action="store_true", help="fit the model on self-play and write "
                     "analysis/evaluate/belief_model.json (other seeds than the measurement's)")
+    ap.add_argument("--fit-opens", action="store_true", help="fit only the 'opens next turn' maps, on the "
+                    "likelihood ratios already in analysis/evaluate/belief_model.json (the judge's worlds stay as they are)")
     ap.add_argument("--speed", type=int, metavar="N", help="time N expert decisions, belief against uniform")
     a = ap.parse_args()
     if a.speed:
         from analysis.evaluate.expert import WORLDS
 
         speed(a.speed, WORLDS)
+        return
+    if a.fit_opens:
+        doc = json.loads(B.MODEL_FILE.read_text(encoding="utf-8"))
+        maps = dict(doc.get("opens_next", {}))
+        for v in a.variants.split(","):
+            r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)
+            maps[v] = calibration_map(r["opens"])
+            print(v, f"opens next turn ({len(r['opens'])} predictions), raw -> observed:", maps[v], flush=True)
+        doc["opens_next"] = maps
+        doc["opens_next_about"] = ("the 'opens next turn' maps, fitted by python bench/belief.py --fit-opens --variants "
+                                   f"{a.variants} --games {a.games} --hands {a.hands} --every {a.every} "
+                                   f"--proposals {a.proposals} --seed {a.seed}")
+        B.MODEL_FILE.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print("wrote", B.MODEL_FILE)
         return
     if a.fit:
         models, obs = {}, {}

@@ -259,3 +259,22 @@ def test_the_compiled_likelihood_is_the_numpy_ones_to_the_last_bit(seed: int) ->
         assert fast_ll.tobytes() == ref.tobytes()
     with pytest.raises(ValueError, match="signals"):
         B.fast.COMPILED.loglik(racks.tobytes(), 200, np.asarray([1, 3, 1], dtype=np.int16).tobytes(), (0.0,) * 6)
+
+
+def test_the_deep_version_follows_the_compiled_rollout_and_the_fitted_ratios_not_the_panels_maps() -> None:
+    """A stored review is out of date when anything its prices depend on changes: the compiled
+    rollout and kernel (C sources) and the belief's fitted ratios; a refit of the panel's "opens next
+    turn" maps, in the same file, does not touch a price."""
+    import json
+
+    from analysis.review import model
+
+    names = {p.name for p in model.deep_files()}
+    assert {"rollout.c", "core.py", "belief.py", "deep.py"} <= names
+    assert {"kernel.c", "kernel_search.h"} <= {p.name for p in model.solver_files()}
+    assert all(p.exists() for p in model.deep_files() + model.solver_files())
+    doc = {"models": {"101": {"discard_joins": 0.45}}, "opens_next": {"101": [[0.1, 0.2]]}}
+    same = dict(doc, opens_next={"101": [[0.1, 0.3]]})
+    other = dict(doc, models={"101": {"discard_joins": 0.46}})
+    assert model.belief_models(json.dumps(doc)) == model.belief_models(json.dumps(same))
+    assert model.belief_models(json.dumps(doc)) != model.belief_models(json.dumps(other))

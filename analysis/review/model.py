@@ -7,6 +7,7 @@ deep Choices and its Mistakes, a hand's and a game's review. How a turn is grade
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,16 @@ from analysis.evaluate.core import BELIEF
 REVIEW_RULES = 1
 
 
-def _sources_digest() -> str:
+def solver_files() -> list[Path]:
+    """The sources the quick review depends on: the solver's (its compiled kernel and the search it
+    shares with the rollout among them) and the quick review's own."""
     root = Path(__file__).resolve().parents[1]
-    files = sorted((root / "solver").glob("*.py")) + [root / "solver" / "kernel.c"]
-    files += [root / "review" / name for name in ("model.py", "options.py", "grade.py", "checks.py")]
-    return _digest(files)
+    files = sorted((root / "solver").glob("*.py")) + [root / "solver" / name for name in ("kernel.c", "kernel_search.h")]
+    return files + [root / "review" / name for name in ("model.py", "options.py", "grade.py", "checks.py")]
+
+
+def _sources_digest() -> str:
+    return _digest(solver_files())
 
 
 def _digest(files: list[Path], start: bytes = b"") -> str:
@@ -43,10 +49,30 @@ DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep r
 CONFIRM = 4  # a deep-review cost that passes on the pricing worlds is priced again on this many times as many
 
 
-def _deep_digest() -> str:
+def belief_models(text: str) -> bytes:
+    """What of the belief's model file the judge's prices depend on: its fitted likelihood ratios
+    (they weigh every world), not the panel's maps kept in the same file."""
+    try:
+        got = json.loads(text)
+    except ValueError:
+        return b""
+    return json.dumps(got.get("models") if isinstance(got, dict) else None, sort_keys=True).encode()
+
+
+def deep_files() -> list[Path]:
+    """The sources a deep review's verdicts depend on, besides the solver's: the evaluator's Python
+    and its compiled rollout, and the deep review's own."""
     root = Path(__file__).resolve().parents[1]
-    files = [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py", "spots.py")]
-    return _digest(sorted((root / "evaluate").glob("*.py")) + files, SOLVER_VERSION.encode())
+    files = sorted((root / "evaluate").glob("*.py")) + [root / "evaluate" / "rollout.c"]
+    return files + [root / "review" / name for name in ("deep.py", "kinds.py", "reasons.py", "spots.py")]
+
+
+def _deep_digest() -> str:
+    try:
+        text = (Path(__file__).resolve().parents[1] / "evaluate" / "belief_model.json").read_text("utf-8")
+    except OSError:
+        text = ""
+    return _digest(deep_files(), SOLVER_VERSION.encode() + belief_models(text))
 
 
 # the deep review's version names how its worlds were sampled (the belief, or uniform): a review
