@@ -19,7 +19,7 @@ from analysis.evaluate import Evaluation, candidates, core, draw_candidate, eval
 from analysis.game import HandState, Tile, read_file, replay_game
 from analysis.players import View
 from analysis.review import Choice, Decision, GameReview, HandReview
-from analysis.review.deep import CONFIRM, Z, grade_decision
+from analysis.review.deep import CONFIRM, grade_decision
 
 W = 16  # pricing worlds in these tests: every rule below holds at any number
 

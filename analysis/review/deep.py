@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from analysis.evaluate import PRICE_WORLDS, Candidate, Evaluation, candidates, place_candidate, price
-from analysis.game import GameResult, HandResult, HandState, Step, Tile, apply
+from analysis.game import GameResult, HandResult, HandState, Tile, apply
 from analysis.players import View
 
 from .grade import graded_seats, review_hand
