@@ -49,11 +49,15 @@ import math
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analysis.evaluate import core  # noqa: E402
+from analysis.evaluate.belief import BELIEFS  # noqa: E402
 from analysis.game import process_pool, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.review.deep import deep_review_game, deep_review_hand  # noqa: E402
@@ -67,12 +71,26 @@ def _spec(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> GameSpec
                     f"match:{seed}", hands=1)
 
 
-def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> list[tuple[float, int, int]]:
+@contextmanager
+def _judged_by(belief: str | None) -> Iterator[None]:
+    """The deep review's worlds sampled by ``belief`` (None: the evaluator's default) while the
+    table itself plays as it always does (its experts on the default)."""
+    old = core.BELIEF
+    core.BELIEF = belief or old
+    try:
+        yield
+    finally:
+        core.BELIEF = old
+
+
+def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int,
+            belief: str | None = None) -> list[tuple[float, int, int]]:
     """(cost, graded decisions, graded decisions at the best) per seat of the deal's table of ``bots``."""
     rec = play_game(_spec(bots, variant, seed, deal))
     rr = read_lines(rec.lines())
     res = replay_game(rr.games[0], keep_steps=True)
-    gr = deep_review_game(res)
+    with _judged_by(belief):
+        gr = deep_review_game(res)
     out = []
     for s in range(4):
         cs = [c for d in gr.decisions if d.seat == s for c in d.choices if c.graded]
@@ -80,31 +98,33 @@ def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> list[t
     return out
 
 
-def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int) -> tuple[int, tuple[float, int, int]]:
+def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int,
+                belief: str | None = None) -> tuple[int, tuple[float, int, int]]:
     """``bot`` alone in ``seat`` among three experts on the deal: its hand score, and (cost, graded
     decisions, graded decisions at the best) of its seat's deep review."""
     rec = play_game(_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
     res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
     hr = next(h for h in res.hands if h.steps)
-    hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))
+    with _judged_by(belief):
+        hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))
     cs = [c for d in hand.decisions if d.seat == seat for c in d.choices if c.graded]
     return hand_scores(rec)[seat], (sum(c.cost for c in cs), len(cs), sum(1 for c in cs if c.cost == 0))
 
 
-def _task(args: tuple[str, str, str, int, str]) -> dict[str, Any]:
-    bot, variant, seed, deal, opponents = args
+def _task(args: tuple[str, str, str, int, str, str | None]) -> dict[str, Any]:
+    bot, variant, seed, deal, opponents, belief = args
     t0 = time.process_time()
     if opponents == "expert" and bot != "expert":
         base = hand_scores(play_game(_spec(("expert",) * 4, variant, seed, deal)))
-        alone = [_seat_alone(bot, variant, seed, deal, s) for s in range(4)]
+        alone = [_seat_alone(bot, variant, seed, deal, s, belief) for s in range(4)]
         return {"bot": bot, "deal": deal, "lost": [x - b for (x, _), b in zip(alone, base)],
                 "review": [r for _, r in alone], "cpu": time.process_time() - t0}
     if bot == "expert":
-        return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal),
+        return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal, belief),
                 "cpu": time.process_time() - t0}
     d = play_deal(("expert", bot, variant, None, seed, deal))
     return {"bot": bot, "deal": deal, "lost": [b - a for a, b in zip(d.a, d.b)],
-            "review": _review((bot,) * 4, variant, seed, deal), "cpu": time.process_time() - t0}
+            "review": _review((bot,) * 4, variant, seed, deal, belief), "cpu": time.process_time() - t0}
 
 
 def _fmt(m: float, lo: float, hi: float) -> str:
@@ -182,6 +202,8 @@ def main() -> None:
     ap.add_argument("--opponents", choices=("same", "expert"), default="expert",
                     help="X's opponents: experts (the opponents the review's rollouts play) or copies of X")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--review-belief", choices=BELIEFS, default=None,
+                    help="sample the review's worlds so (the tables still play on the evaluator's default)")
     ap.add_argument("--expert-deals", type=int, default=None, help="deals for the expert's own tables")
     ap.add_argument("--minutes", type=float, default=None, help="start no deal after this much wall time")
     ap.add_argument("--every", type=int, default=25, help="print the table every this many tasks")
@@ -198,9 +220,9 @@ def main() -> None:
     ne = a.deals if a.expert_deals is None else a.expert_deals
     work = []
     for i in range(max(a.deals, ne)):
-        work += [(b, a.variant, a.seed, i, a.opponents) for b in bots if i < a.deals]
+        work += [(b, a.variant, a.seed, i, a.opponents, a.review_belief) for b in bots if i < a.deals]
         if i < ne:
-            work.append(("expert", a.variant, a.seed, i, a.opponents))
+            work.append(("expert", a.variant, a.seed, i, a.opponents, a.review_belief))
     print(f"deep review against duplicate matches with the expert, {a.variant}, seed {a.seed}, one hand a deal, "
           f"opponents {'copies of the bot' if a.opponents == 'same' else 'three experts'}; "
           f"up to {a.deals} deals per bot, {ne} expert tables, jobs {a.jobs}", flush=True)
