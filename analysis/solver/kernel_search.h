@@ -255,32 +255,47 @@ static inline int req_in(int face, int c)
     return face >= 0 && face / 13 == c ? face % 13 : -1;
 }
 
-/* Runs and pairs of the whole rack with at most u okeys, u = 0..W; req_face -1 when done. */
-static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
+/* The runs and pairs of four colours' answers ``cv`` (each the best with at most u okeys, NEG where
+ * a colour cannot place its required face) with at most u okeys, u = 0..W. */
+static void combine(const Ctx *cx, int64_t cv[4][NU], int W, int64_t *vec)
 {
     if (W == 0) { /* no okey: a sum (the pairs' vector is 0 at u = 0) */
         int64_t v = 0;
         for (int c = 0; c < 4; c++) {
-            int64_t x = colour_best(cx, counts + 13 * c, 0, req_in(req_face, c))[0];
-            if (x == NEG) {
+            if (cv[c][0] == NEG) {
                 vec[0] = NEG;
                 return;
             }
-            v += x;
+            v += cv[c][0];
         }
         vec[0] = v;
         return;
     }
     for (int u = 0; u <= W; u++)
         vec[u] = 0;
-    for (int c = 0; c < 4; c++) {
-        conv(vec, vec, colour_best(cx, counts + 13 * c, W, req_in(req_face, c)), W);
-    }
+    for (int c = 0; c < 4; c++)
+        conv(vec, vec, cv[c], W);
     if (cx->pairs && W >= 2) {
         int64_t pv[NU];
         pair_vec(cx, pv, W);
         conv(vec, vec, pv, W);
     }
+}
+
+/* Each colour's answer for ``counts`` with at most u okeys, u = 0..W, copied into ``cv`` (an answer
+ * may live in a scratch row the next lookup overwrites). */
+static void colour_answers(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t cv[4][NU])
+{
+    for (int c = 0; c < 4; c++)
+        memcpy(cv[c], colour_best(cx, counts + 13 * c, W, req_in(req_face, c)), sizeof(int64_t) * (W + 1));
+}
+
+/* Runs and pairs of the whole rack with at most u okeys, u = 0..W; req_face -1 when done. */
+static void leaf_vec(const Ctx *cx, const uint8_t *counts, int W, int req_face, int64_t *vec)
+{
+    int64_t cv[4][NU];
+    colour_answers(cx, counts, W, req_face, cv);
+    combine(cx, cv, W, vec);
 }
 
 /* ---- slots: what may be placed at one number (groups, group lay-offs) or one run end ------------ */
@@ -524,22 +539,14 @@ static inline int64_t real_weight(const Ctx *cx, int face)
     return cx->ar * (face % 13 + 1) + cx->br;
 }
 
-/* The runs and pairs of the colours' vectors ``cv`` (each the best with at most u okeys, u = 0..W,
- * no face required) with at most ``w`` okeys. */
+/* The runs and pairs of the colours' answers ``cv`` with at most ``w`` okeys: the tree's answers,
+ * which require no face and so are never NEG (the sum without okeys needs no check). */
 static inline int64_t cv_value(const Ctx *cx, int64_t cv[4][NU], int w)
 {
     if (w == 0)
         return cv[0][0] + cv[1][0] + cv[2][0] + cv[3][0];
     int64_t vec[NU];
-    for (int u = 0; u <= w; u++)
-        vec[u] = 0;
-    for (int c = 0; c < 4; c++)
-        conv(vec, vec, cv[c], w);
-    if (cx->pairs && w >= 2) {
-        int64_t pv[NU];
-        pair_vec(cx, pv, w);
-        conv(vec, vec, pv, w);
-    }
+    combine(cx, cv, w, vec);
     return vec[w];
 }
 
@@ -634,7 +641,8 @@ static void run_search_above(Search *S, int64_t tw, int64_t floor)
     }
     int64_t root[NU];
     int64_t (*rest)[NU] = S->rest;
-    leaf_vec(cx, S->counts, W, -1, root);
+    colour_answers(cx, S->counts, W, -1, S->cv[0]); /* the root's answers, carried down the tree by dfs */
+    combine(cx, S->cv[0], W, root);
     for (int w = 0; w <= W; w++)
         rest[nslots][w] = 0;
     for (int i = nslots - 1; i >= 0; i--) {
@@ -665,8 +673,6 @@ static void run_search_above(Search *S, int64_t tw, int64_t floor)
                 o->hreq |= o->face[q] == S->req;
             }
         }
-    for (int c = 0; c < 4; c++)
-        memcpy(S->cv[0][c], colour_best(cx, S->counts + 13 * c, W, -1), sizeof(int64_t) * (W + 1));
     dfs(S, 0, 0, 0, tw, S->req < 0);
 }
 
