@@ -598,7 +598,6 @@ static uint64_t table_sig(const G *g)
 }
 
 static int layable_fit(const G *g, const uint8_t *c, int f, const uint8_t *fit);
-static void fits_all(const G *g, uint8_t *out);
 
 /* Without okeys, a tile that no run (a 3-window of present faces), group (three colours at its
  * number), pair or lay-off could take is dead: the search places it nowhere, and its placing is
