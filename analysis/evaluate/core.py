@@ -404,7 +404,6 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     vals: list[list[int]] = [list(e.values) for e in start] if start else [[] for _ in cands]
     bits: list[list[tuple[int, ...]]] = [list(e.parts) for e in start] if start else [[] for _ in cands]
     done = len(vals[0])
-    tiles = [c.tile if c.kind == "discard" else None for c in cands]  # (parsed once, not per world)
     preps: list[Any] = []  # each candidate made ready for the compiled model once (its position is every world's)
     for k in range(worlds):
         world = worlds_of()
@@ -412,7 +411,7 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
             continue
         if parts and world.pos is not None:
             if not preps:
-                preps = [world.pos.prepared(c.kind, c.events, tiles[i]) for i, c in enumerate(cands)]
+                preps = [world.pos.prepared(c.kind, c.events, c.tile if c.kind == "discard" else None) for c in cands]
             run, cw = world.pos.run, world.cworld
             for i, prep in enumerate(preps):
                 v, b = run(cw, prep)

@@ -186,21 +186,6 @@ def play(base: bytes, racks: bytes, deck: bytes, mode: int = MODE_PLAY, tile: in
     return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[no-any-return]
 
 
-def _play(base: bytes, racks: bytes, deck: bytes, mode: int, tile: int, trace: bool, parts: bool) -> Any:
-    """:func:`play` without its keywords and checks, for :class:`Position`'s hot path."""
-    if parts:
-        return COMPILED.play(base, racks, deck, mode, tile, trace, True)  # type: ignore[union-attr]
-    return COMPILED.play(base, racks, deck, mode, tile, trace)  # type: ignore[union-attr]
-
-
-def _add(a: int, b: int) -> int:
-    return a + b
-
-
-def _add3(a: int, b: int, c: int) -> int:
-    return a + b + c
-
-
 def seat_value(vals: Sequence[int], seat: int, rules: Rules) -> int:
     """The seat's hand score, its team's in partner games (G4)."""
     v = vals[seat]
@@ -214,7 +199,7 @@ class Position:
     each placing candidate's state after its events (applied once: they touch only the seat's
     rack and the table, the same in every world)."""
 
-    __slots__ = ("_after", "_codes", "_specs", "_starts", "base", "careful", "okey", "rules", "seat", "state")
+    __slots__ = ("_after", "_codes", "_starts", "base", "careful", "okey", "rules", "seat", "state")
 
     def __init__(self, state: HandState, seat: int, careful: int | None = None) -> None:
         self.state = state
@@ -225,7 +210,6 @@ class Position:
         self.base = pack(state, self.careful)
         self._after: dict[int, tuple[bytes, bytes, bool, Any]] = {}
         self._starts: dict[int, tuple[HandState, Any]] = {}
-        self._specs: dict[int, tuple[HandState, tuple[int, ...]]] = {}
         self._codes: dict[Tile, int] = {}  # a discarded tile's code for the model
 
     def world(self, racks: Sequence[Sequence[Tile]], deck: Sequence[Tile]) -> tuple[bytes, bytes]:
@@ -260,12 +244,16 @@ class Position:
         base, mine, mode, t, spec = prep
         if spec is None:  # a void placing: nobody scored, nothing charged
             return 0, _VOID
-        racks, deck = world
-        if mine is not None:
-            s = self.seat
-            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-        got: tuple[int, tuple[int, ...]] = COMPILED.value_parts(base, racks, deck, mode, t, spec)  # type: ignore[union-attr]
+        got: tuple[int, tuple[int, ...]] = COMPILED.value_parts(  # type: ignore[union-attr]
+            base, self._racks(world[0], mine), world[1], mode, t, spec)
         return got
+
+    def _racks(self, racks: bytes, mine: bytes | None) -> bytes:
+        """The world's racks, the seat's own as its placing left it where it placed (``mine``)."""
+        if mine is None:
+            return racks
+        s = self.seat
+        return racks[:s * 53] + mine + racks[(s + 1) * 53:]
 
     def job(self, kind: str, events: Sequence[dict[str, Any]], tile: Tile | None
             ) -> tuple[bytes, bytes | None, int, int, HandState | None]:
@@ -315,23 +303,13 @@ class Position:
         base, mine, mode, t, start = self.job(kind, events, tile)
         if start is None:
             return 0, None, None  # E3: nobody is scored
-        racks, deck = world
-        s = self.seat
-        if mine is not None:
-            racks = racks[:s * 53] + mine + racks[(s + 1) * 53:]
-        out = _play(base, racks, deck, mode, t, False, parts)
-        v = out[s] + out[(s + 2) % 4] if self.rules.esli else out[s]  # seat_value, inlined (a rollout's hot path)
-        return v, start, (out[6] if parts else None)
+        out = play(base, self._racks(world[0], mine), world[1], mode, t, parts=parts)
+        return seat_value(out, self.seat, self.rules), start, (out[6] if parts else None)
 
     def _spec(self, start: HandState) -> tuple[int, ...]:
-        """The compiled parts' spec for plays from ``start`` (see rollout.c ``value_parts``), once per state."""
-        got = self._specs.get(id(start))
-        if got is not None and got[0] is start:
-            return got[1]
+        """The compiled parts' spec for plays from ``start`` (see rollout.c ``value_parts``)."""
         team, before, extra, own0 = self._from_start(start)
-        spec = (self.seat, int(len(team) > 1), before, own0, int(self.state.opened[(self.seat + 1) % 4] is None), *extra)
-        self._specs[id(start)] = (start, spec)
-        return spec
+        return (self.seat, int(len(team) > 1), before, own0, int(self.state.opened[(self.seat + 1) % 4] is None), *extra)
 
     def _from_start(self, start: HandState) -> tuple[tuple[int, ...], int, tuple[int, ...], int]:
         """What a play's parts take from the state the model started from, once per state: the
@@ -366,11 +344,11 @@ class Position:
         n = len(PART_RULES)  # the model counts each seat's penalties by rule, in RULE_NAMES' order
         mine = pen[s * n:(s + 1) * n]
         if len(team) == 1:
-            by_rule = tuple(map(_add, extra, mine))
+            by_rule = tuple(e + x for e, x in zip(extra, mine))
             hand = scores[s]
         else:
             b2 = team[1] * n
-            by_rule = tuple(map(_add3, extra, mine, pen[b2:b2 + n]))
+            by_rule = tuple(e + x + y for e, x, y in zip(extra, mine, pen[b2:b2 + n]))
             hand = scores[team[0]] + scores[team[1]]
         out = (hand, before, *by_rule)
         if sum(out) != value:  # the model's value is its scores plus every penalty: never apart
