@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.evaluate.belief import MODEL_FILE
 from analysis.evaluate.core import BELIEF
 
 # The grading's own number, bumped by hand when the rules of grading change, and a digest of the
@@ -69,7 +70,7 @@ def deep_files() -> list[Path]:
 
 def _deep_digest() -> str:
     try:
-        text = (Path(__file__).resolve().parents[1] / "evaluate" / "belief_model.json").read_text("utf-8")
+        text = MODEL_FILE.read_text("utf-8")
     except OSError:
         text = ""
     return _digest(deep_files(), SOLVER_VERSION.encode() + belief_models(text))
