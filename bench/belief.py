@@ -245,6 +245,16 @@ def calibration_map(preds: list[tuple[float, int]], bins: int = 10, least: int =
     return [[round(x / n, 4), round(y / n, 4)] for x, y, n, _ in blocks]
 
 
+def fit_opens(a: argparse.Namespace) -> dict[str, list[list[float]]]:
+    """Each variant's "opens next turn" map, from the raw chances on the fit's seeds."""
+    maps = {}
+    for v in a.variants.split(","):
+        r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)
+        maps[v] = calibration_map(r["opens"])
+        print(v, f"opens next turn ({len(r['opens'])} predictions), raw -> observed:", maps[v], flush=True)
+    return maps
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variants", default="101,101-classic,51")
@@ -266,12 +276,7 @@ def main() -> None:
         return
     if a.fit_opens:
         doc = json.loads(B.MODEL_FILE.read_text(encoding="utf-8"))
-        maps = dict(doc.get("opens_next", {}))
-        for v in a.variants.split(","):
-            r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)
-            maps[v] = calibration_map(r["opens"])
-            print(v, f"opens next turn ({len(r['opens'])} predictions), raw -> observed:", maps[v], flush=True)
-        doc["opens_next"] = maps
+        doc["opens_next"] = {**doc.get("opens_next", {}), **fit_opens(a)}
         doc["opens_next_about"] = ("the 'opens next turn' maps, fitted by python bench/belief.py --fit-opens --variants "
                                    f"{a.variants} --games {a.games} --hands {a.hands} --every {a.every} "
                                    f"--proposals {a.proposals} --seed {a.seed}")
@@ -287,11 +292,7 @@ def main() -> None:
             print(v, got["model"], got["observations"], flush=True)
         B.MODEL_FILE.write_text(json.dumps({"models": models}) + "\n", encoding="utf-8")
         B.reload()  # the calibration below reads the worlds weighed by the ratios just fitted
-        maps = {}
-        for v in a.variants.split(","):
-            r = measure(v, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", raw=True)
-            maps[v] = calibration_map(r["opens"])
-            print(v, "opens next turn, raw -> observed:", maps[v], flush=True)
+        maps = fit_opens(a)
         doc = {"about": "likelihood ratios of the belief's model (analysis/evaluate/belief.py), fitted by "
                         f"python bench/belief.py --fit --variants {a.variants} --games {a.games} --hands {a.hands} "
                         f"--every {a.every} --proposals {a.proposals} --seed {a.seed}",
