@@ -12,12 +12,17 @@ For every cell:
   resampled worlds carry on average), and the same 64 proposals unweighted, whose sampling noise
   the belief has to pay back first;
 - with ``--big``: today's model untempered over 1,000 proposals (its own best);
-- the direct model: a logistic regression per cell, its offset the logit of the exact uniform
-  chance, on the few view-only features of :data:`FEATURES`, fitted by Newton steps (IRLS, L2
-  ``--l2``) on the positions of the training seed ``--train-seed``;
-- worlds dealt from the direct model (``--deal`` of them): each unseen copy of face c goes to
+- the direct model (:mod:`analysis.evaluate.reading`, the library's, whose features
+  :data:`FEATURES` are): a logistic regression per cell, its offset the logit of the exact uniform
+  chance, on a dozen view-only features, fitted here by Newton steps (IRLS, L2 ``--l2``) on the
+  positions of the training seed ``--train-seed``;
+- worlds dealt from the direct model (``--deal`` of them), as the evaluator's ``dealt`` belief
+  deals them (:class:`analysis.evaluate.reading.DealtWorlds`): each unseen copy of face c goes to
   seat s with weight free places of s x exp(x_sc . beta), to the deck with weight its free places;
   no weights, no tempering.
+
+``--write`` writes the fitted coefficients (rounded to six places, as the held-out figures use
+them) to analysis/evaluate/belief_model.json under ``dealt``, the other keys kept.
 
 It prints, per variant, on the held-out positions (seed ``--seed``), the Brier score of each
 (lower is better) and its improvement over the exact uniform chance (the project's target: at
@@ -29,7 +34,8 @@ belief about 0%, the direct model about 9% (8.7-9.3%; twice today's model at its
 target), the worlds dealt from it 8.0-9.5%, and the bound 20-27%.
 
     python bench/belief_ceiling.py [--variants 101,101-classic,51] [--games 400] [--eval-games 200]
-                                   [--hands 3] [--every 2] [--deal 64] [--big]
+                                   [--hands 3] [--every 2] [--deal 64] [--big] [--write]
+    python bench/belief_ceiling.py --write --variants 101,101-classic,51,101-partners   # the dealt belief's model
     python bench/belief_ceiling.py --games 60 --eval-games 30 --big   # the study's sizes
 
 The defaults take about 3-4 minutes on one core (about 2 GB). ``--games 60 --eval-games 30``
@@ -43,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
 import sys
 import time
@@ -56,8 +63,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from analysis.evaluate import belief as B  # noqa: E402
+from analysis.evaluate import reading as R  # noqa: E402
 from analysis.evaluate.core import CodeWorlds, unseen_tiles  # noqa: E402
-from analysis.game import FACES  # noqa: E402
 from analysis.players import View  # noqa: E402
 
 
@@ -72,135 +79,9 @@ def _sibling(name: str) -> ModuleType:
 
 BB = _sibling("belief")  # its _games, _positions, _preset: the same games and positions
 
-# The direct model's features of a cell (other seat s, face f), from the view alone. These are the
-# ones that carried weight among the ~40 tried (the others, e.g. takes, recency of discards, copies
-# unseen, turns unopened, each moved the held-out Brier by less than 0.05 points).
-FEATURES: tuple[tuple[str, str], ...] = (
-    ("bias", "1"),
-    ("disc", "copies of f in s's discard pile"),
-    ("disc_nb1", "s's discards of f's colour, number f-1 or f+1"),
-    ("disc_nb2", "s's discards of f's colour, number f-2 or f+2"),
-    ("disc_grp", "s's discards of f's number in another colour"),
-    ("fits_op", "f fits a meld on the table, and s has opened"),
-    ("fits_unop", "f fits a meld on the table, and s has not opened"),
-    ("opened", "s has opened"),
-    ("disc_total", "s's discards / 10"),
-    ("val", "f's number / 13"),
-    ("val_unop", "f's number / 13 if s has not opened (unopened seats keep high tiles)"),
-    ("passed", "copies of f s passed on (the previous seat's discards it did not take)"),
-    ("others_nb1", "the other seats' discards (the viewer's too) of f's colour, number f-1 or f+1"),
-)
-NAMES = [n for n, _ in FEATURES]
-COL = {n: j for j, n in enumerate(NAMES)}
-VALUE = np.tile(np.arange(1, 14), 4) / 13.0  # face f = colour x 13 + number - 1
-
-
-def _counts(codes: Any) -> np.ndarray:
-    out = np.zeros(52)
-    for c in codes:
-        if 0 <= c < 52:
-            out[c] += 1
-    return out
-
-
-def _nb(cnt: np.ndarray, d: int) -> np.ndarray:
-    """Per face: ``cnt`` summed over the same colour, number +-d (no wrap)."""
-    c = cnt.reshape(4, 13)
-    out = np.zeros((4, 13))
-    out[:, :-d] += c[:, d:]
-    out[:, d:] += c[:, :-d]
-    return out.reshape(52)
-
-
-def _grp(cnt: np.ndarray) -> np.ndarray:
-    """Per face: ``cnt`` summed over the same number in the other colours."""
-    c = cnt.reshape(4, 13)
-    return (c.sum(axis=0, keepdims=True) - c).reshape(52)
-
-
-def features(v: View, sg: B.Signals, fits: np.ndarray) -> np.ndarray:
-    """The 52 x len(FEATURES) features of seat ``sg.seat``'s cells, from the view ``v``."""
-    st, s = v.state, sg.seat
-    disc = _counts(sg.discarded)
-    others = _counts(c for q in range(4) if q != s for c in (B.fast.code(t, st.okey) for t in st.discards[q]))
-    op = 1.0 if sg.opened else 0.0
-    X = np.zeros((52, len(NAMES)))
-    X[:, COL["bias"]] = 1
-    X[:, COL["disc"]] = disc
-    X[:, COL["disc_nb1"]] = _nb(disc, 1)
-    X[:, COL["disc_nb2"]] = _nb(disc, 2)
-    X[:, COL["disc_grp"]] = _grp(disc)
-    X[:, COL["fits_op"]] = fits * op
-    X[:, COL["fits_unop"]] = fits * (1 - op)
-    X[:, COL["opened"]] = op
-    X[:, COL["disc_total"]] = len(sg.discarded) / 10.0
-    X[:, COL["val"]] = VALUE
-    X[:, COL["val_unop"]] = VALUE * (1 - op)
-    X[:, COL["passed"]] = _counts(sg.passed)
-    X[:, COL["others_nb1"]] = _nb(others, 1)
-    return X
-
-
-def exact_uniform(pool: np.ndarray, n_pool: int, slots: int) -> np.ndarray:
-    """Per face: the chance that ``slots`` tiles drawn from the ``n_pool`` unseen ones (``pool``:
-    copies per face) hold at least one copy (hypergeometric)."""
-    none = np.ones(52)
-    for j in range(int(pool.max(initial=0))):
-        none *= np.where(pool > j, max(n_pool - slots - j, 0) / (n_pool - j), 1.0)
-    return 1 - none
-
-
-def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-6, 1 - 1e-6)
-    return np.log(p / (1 - p))
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-z))
-
-
-def irls(X: np.ndarray, offset: np.ndarray, y: np.ndarray, l2: float = 1.0, iters: int = 25) -> np.ndarray:
-    """Logistic regression of ``y`` on ``X`` with a fixed ``offset`` (Newton steps; the bias, the
-    first column, is not penalised)."""
-    b = np.zeros(X.shape[1])
-    R = l2 * np.eye(X.shape[1])
-    R[0, 0] = 0
-    for _ in range(iters):
-        p = _sigmoid(offset + X @ b)
-        H = X.T @ (X * (p * (1 - p))[:, None]) + R
-        step = np.linalg.solve(H, X.T @ (y - p) - R @ b)
-        b += step
-        if np.abs(step).max() < 1e-6:
-            break
-    return b
-
-
-def deal(pool: list[int], free: dict[int, int], mult: dict[int, np.ndarray], rng: random.Random,
-         n: int) -> np.ndarray:
-    """``n`` worlds dealt copy by copy: a copy of face c goes to seat s with weight (free places left
-    in s's rack) x ``mult[s][c]``, to the deck with weight its places left. Whether each seat holds
-    each face, as worlds x 4 x 52 bools (``pool`` is shuffled in place)."""
-    seats = list(mult)
-    free0 = [free[s] for s in seats]
-    deck0 = len(pool) - sum(free0)
-    ms = [[float(x) for x in mult[s]] + [1.0] for s in seats]  # code 52 (the okey): no signal
-    out = np.zeros((n, 4, 53), dtype=bool)
-    for w in range(n):
-        rng.shuffle(pool)
-        left = free0[:]
-        deck = deck0
-        for c in pool:
-            ws = [left[j] * ms[j][c] for j in range(len(seats))]
-            r = rng.random() * (sum(ws) + deck)
-            for j, x in enumerate(ws):
-                if r < x:
-                    left[j] -= 1
-                    out[w, seats[j], c] = True
-                    break
-                r -= x
-            else:
-                deck -= 1
-    return out[:, :, :52]
+# The direct model lives in the library (analysis/evaluate/reading.py): its features, the exact
+# uniform chance, the fit and the deal; this bench fits it, measures it and writes it.
+FEATURES, NAMES, COL = R.FEATURES, R.NAMES, R.COL
 
 
 def cells(variant: str, games: int, hands: int, every: int, seed: str, coef: np.ndarray | None = None,
@@ -222,18 +103,15 @@ def cells(variant: str, games: int, hands: int, every: int, seed: str, coef: np.
         okey = st.okey
         unseen, pinned = unseen_tiles(v)
         codes = CodeWorlds(v, unseen, pinned)
-        pool = np.bincount(codes.pool, minlength=53)[:52].astype(float)
         sigs = {sg.seat: sg for sg in B.signals(v)}
-        public = v.state  # redacted to the seat's view
-        fits = (np.array([public.fits_table(FACES[f]) is not None for f in range(52)], dtype=float)
-                if any(m is not None for m in public.table) else np.zeros(52))
+        X = R.seat_features(v, list(sigs.values()))
+        free = codes.free()
+        pins = {s: [B.fast.code(t, okey) for t in p] for s, p in pinned.items()}
+        read = R.chances(codes.pool, free, pins, X, coef)
         seat: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # s: (pe, truth, features)
-        for s, sg in sigs.items():
-            pin = pinned.get(s, [])
-            pe = exact_uniform(pool, len(codes.pool), v.rack_sizes[s] - len(pin))
-            pe = np.where(_counts(B.fast.code(t, okey) for t in pin) > 0, 1.0, pe)
-            truth = _counts(B.fast.code(t, okey) for t in st.racks[s]) > 0
-            seat[s] = pe, truth.astype(float), features(v, sg, fits)
+        for s in sigs:
+            truth = R.counts(B.fast.code(t, okey) for t in st.racks[s]) > 0
+            seat[s] = read[s][0], truth.astype(float), X[s]
         got: dict[str, dict[int, np.ndarray]] = {}
         if coef is not None:
             racks = B.racks_of(codes.draws(random.Random(f"brier-64:{seed}:{npos}"), 64))
@@ -248,14 +126,12 @@ def cells(variant: str, games: int, hands: int, every: int, seed: str, coef: np.
                 ess.append(B.ess(w1) / 1000)
                 held1 = racks1[:, :, :52] > 0
                 got["m1k"] = {s: w1 @ held1[:, s] for s in seat}
-            got["dm"] = {s: np.where((pe <= 0) | (pe >= 1), pe, _sigmoid(_logit(pe) + X @ coef))
-                         for s, (pe, _, X) in seat.items()}
-            if worlds:
-                mult = {s: np.exp(np.clip(X @ coef, -8, 8)) for s, (_, _, X) in seat.items()}
-                free = {s: v.rack_sizes[s] - len(pinned.get(s, [])) for s in seat}
-                dealt = deal(list(codes.pool), free, mult, random.Random(f"brier-deal:{seed}:{npos}"), worlds)
-                got["dealt"] = {s: np.maximum(dealt[:, s].mean(axis=0), (pe >= 1) * 1.0)
-                                for s, (pe, _, _) in seat.items()}
+            got["dm"] = {s: read[s][1] for s in seat}
+            if worlds:  # the library's dealt worlds, as the evaluator draws them (belief "dealt")
+                dw = R.DealtWorlds(v, codes.pool, codes.base, free, random.Random(f"brier-deal:{seed}:{npos}"),
+                                   coef=coef, sigs=list(sigs.values()))
+                dealt = B.racks_of([dw.draw() for _ in range(worlds)])[:, :, :52] > 0
+                got["dealt"] = {s: dealt[:, s].mean(axis=0) for s in seat}
         for s, (pe, truth, X) in seat.items():
             put("pe", pe)
             put("truth", truth)
@@ -325,7 +201,11 @@ def main() -> None:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--deal", type=int, default=64, help="worlds dealt from the direct model (0: none)")
     ap.add_argument("--big", action="store_true", help="also today's model untempered on 1,000 proposals (slow)")
+    ap.add_argument("--write", action="store_true", help="write the direct model's coefficients per variant to "
+                    "analysis/evaluate/belief_model.json (key 'dealt'; the other keys kept as they are); the held-out "
+                    "figures are printed as without it")
     a = ap.parse_args()
+    fitted: dict[str, list[float]] = {}
     t0, c0 = time.perf_counter(), time.process_time()
     print(f"Brier over (position, other seat, face) cells; improvement over the exact uniform chance "
           f"(target >= 20%); {a.games} training games (seed {a.train_seed}), {a.eval_games} held-out "
@@ -335,10 +215,21 @@ def main() -> None:
         t = time.perf_counter()
         train = cells(v, a.games, a.hands, a.every, a.train_seed)
         fit = (train["pe"] > 0) & (train["pe"] < 1)
-        coef = irls(train["X"][fit], _logit(train["pe"][fit]), train["truth"][fit], a.l2)
+        coef = R.irls(train["X"][fit], R.logit(train["pe"][fit]), train["truth"][fit], a.l2)
+        fitted[v] = [round(float(x), 6) for x in coef]
+        coef = np.asarray(fitted[v])  # held out as written (rounded)
         held = cells(v, a.eval_games, a.hands, a.every, a.seed, coef, a.deal, a.big)
         report(v, train, held, coef, a.deal, time.perf_counter() - t)
     print(f"\n{time.perf_counter() - t0:.0f} s wall, {time.process_time() - c0:.0f} s CPU")
+    if a.write:
+        doc = json.loads(B.MODEL_FILE.read_text(encoding="utf-8"))
+        doc[R.KEY] = {"about": "the direct reading's coefficients (analysis/evaluate/reading.py, the dealt belief), "
+                               f"fitted by python bench/belief_ceiling.py --write --variants {a.variants} --games "
+                               f"{a.games} --hands {a.hands} --every {a.every} --train-seed {a.train_seed} --l2 {a.l2}",
+                      "features": NAMES, "coef": fitted}
+        B.MODEL_FILE.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        R.reload()
+        print("wrote", B.MODEL_FILE)
 
 
 if __name__ == "__main__":

@@ -114,7 +114,8 @@ def model_for(variant: str | None) -> dict[str, float]:
 
 UNIFORM = "uniform"
 TABLE = "table"
-BELIEFS = (TABLE, UNIFORM)
+DEALT = "dealt"  # worlds dealt from the direct reading (:mod:`.reading`), opt-in
+BELIEFS = (TABLE, UNIFORM, DEALT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,5 +406,5 @@ class BeliefWorlds:
         self.queue = [got[i] for i in systematic(w, self.block, self.rng)]
 
 
-__all__ = ["BELIEFS", "BLOCK", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
+__all__ = ["BELIEFS", "BLOCK", "DEALT", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
            "ess", "log_likelihood", "normalise", "packed", "signals", "racks_of", "systematic", "tempered", "weigh", "completes", "joins", "opening_estimate", "reload"]

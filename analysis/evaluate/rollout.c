@@ -1958,6 +1958,51 @@ static uint32_t mt_below(MT *r, uint32_t n) /* random._randbelow_with_getrandbit
     return x;
 }
 
+static double mt_random(MT *r) /* random.random(): genrand_res53 */
+{
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+static void mt_shuffle(MT *r, unsigned char *p, Py_ssize_t np) /* random.shuffle */
+{
+    for (Py_ssize_t i = np - 1; i >= 1; i--) {
+        uint32_t j = mt_below(r, (uint32_t)(i + 1));
+        unsigned char t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+}
+
+static int mt_load(MT *r, PyObject *state, const char *who) /* a random.Random state's words and position */
+{
+    for (int i = 0; i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        if (i < MT_N)
+            r->mt[i] = (uint32_t)v;
+        else
+            r->index = (int)v;
+    }
+    if (r->index < 0 || r->index > MT_N) {
+        PyErr_Format(PyExc_ValueError, "%s: the state's position is out of range", who);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *mt_state(const MT *r) /* the state tuple random.Random.setstate takes back */
+{
+    PyObject *st = PyTuple_New(MT_N + 1);
+    if (st == NULL)
+        return NULL;
+    for (int i = 0; i < MT_N; i++)
+        PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(r->mt[i]));
+    PyTuple_SET_ITEM(st, MT_N, PyLong_FromLong(r->index));
+    return st;
+}
+
 static PyObject *r_draws(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -1984,19 +2029,8 @@ static PyObject *r_draws(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "draws: an offset is a seat's, 0, 53, 106 or 159");
             goto done;
         }
-    for (int i = 0; i <= MT_N; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
-        if (v == (unsigned long)-1 && PyErr_Occurred())
-            goto done;
-        if (i < MT_N)
-            r.mt[i] = (uint32_t)v;
-        else
-            r.index = (int)v;
-    }
-    if (r.index < 0 || r.index > MT_N) {
-        PyErr_SetString(PyExc_ValueError, "draws: the state's position is out of range");
+    if (mt_load(&r, state, "draws") < 0)
         goto done;
-    }
     worlds = PyList_New(n);
     if (worlds == NULL)
         goto done;
@@ -2005,12 +2039,7 @@ static PyObject *r_draws(PyObject *self, PyObject *args)
     unsigned char p[256], racks[4 * 53];
     for (Py_ssize_t w = 0; w < n; w++) {
         memcpy(p, src, (size_t)np);
-        for (Py_ssize_t i = np - 1; i >= 1; i--) {
-            uint32_t j = mt_below(&r, (uint32_t)(i + 1));
-            unsigned char t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-        }
+        mt_shuffle(&r, p, np);
         memcpy(racks, b0, sizeof racks);
         for (Py_ssize_t i = 0; i < nd; i++)
             racks[off[i] + p[i]] += 1;
@@ -2020,18 +2049,119 @@ static PyObject *r_draws(PyObject *self, PyObject *args)
             goto done;
         PyList_SET_ITEM(worlds, w, pair);
     }
-    PyObject *st = PyTuple_New(MT_N + 1);
+    PyObject *st = mt_state(&r);
     if (st == NULL)
         goto done;
-    for (int i = 0; i < MT_N; i++)
-        PyTuple_SET_ITEM(st, i, PyLong_FromUnsignedLong(r.mt[i]));
-    PyTuple_SET_ITEM(st, MT_N, PyLong_FromLong(r.index));
     out = Py_BuildValue("(NO)", st, worlds);
 done:
     Py_XDECREF(worlds);
     PyBuffer_Release(&pool);
     PyBuffer_Release(&base);
     PyBuffer_Release(&dest);
+    return out;
+}
+
+/* ---- worlds dealt from the direct reading (analysis/evaluate/reading.py deal_one) ---------------
+
+   deal(state, pool, base, free, mult, n): n worlds as reading.deal_one deals them, one after the
+   other from the random.Random whose state is ``state`` (as in draws): each shuffles a copy of
+   ``pool`` as random.shuffle does, then deals its codes in that order: code c goes to seat s with
+   weight free places left in s x mult[s][c] (``free``: 4 counts; ``mult``: 4 x 53 doubles), to the
+   deck with weight its places left, by one random.random() (two Mersenne Twister words, 53 bits)
+   times the weights' sum, added in the same order as the Python reference so that both pick the
+   same seat; a draw that rounding carries past every weight with no deck place left goes to the
+   last seat with room. The deck's codes are then shuffled again (random.shuffle). Returns (the new
+   state tuple, [(racks, deck), ...]). */
+
+static PyObject *r_deal(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *state;
+    Py_buffer pool, base, free_, mult;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*y*n", &state, &pool, &base, &free_, &mult, &n))
+        return NULL;
+    PyObject *out = NULL, *worlds = NULL;
+    MT r;
+    const unsigned char *fr = free_.buf;
+    int places = 0;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != MT_N + 1 || base.len != 4 * 53 || pool.len > 256 ||
+        free_.len != 4 || mult.len != 4 * 53 * (Py_ssize_t)sizeof(double) || n < 0) {
+        PyErr_SetString(PyExc_ValueError, "deal: a random.Random state (625 words), 212 counts, a pool of at most "
+                                          "256 codes, 4 free places and 4 x 53 multipliers");
+        goto done_deal;
+    }
+    for (Py_ssize_t i = 0; i < pool.len; i++)
+        if (((const unsigned char *)pool.buf)[i] >= 53) {
+            PyErr_SetString(PyExc_ValueError, "deal: a tile code is 0-52");
+            goto done_deal;
+        }
+    for (int s = 0; s < 4; s++)
+        places += fr[s];
+    if (places > pool.len) {
+        PyErr_SetString(PyExc_ValueError, "deal: more free places than codes");
+        goto done_deal;
+    }
+    const double *m = mult.buf;
+    for (int i = 0; i < 4 * 53; i++)
+        if (!(m[i] >= 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "deal: a multiplier is a number >= 0");
+            goto done_deal;
+        }
+    if (mt_load(&r, state, "deal") < 0)
+        goto done_deal;
+    worlds = PyList_New(n);
+    if (worlds == NULL)
+        goto done_deal;
+    const unsigned char *src = pool.buf, *b0 = base.buf;
+    Py_ssize_t np = pool.len;
+    unsigned char p[256], deck[256], racks[4 * 53];
+    for (Py_ssize_t w = 0; w < n; w++) {
+        memcpy(p, src, (size_t)np);
+        mt_shuffle(&r, p, np);
+        memcpy(racks, b0, sizeof racks);
+        int left[4] = {fr[0], fr[1], fr[2], fr[3]};
+        Py_ssize_t room = np - places, nd = 0;
+        for (Py_ssize_t i = 0; i < np; i++) {
+            int c = p[i], s;
+            double ws[4], tot = 0.0;
+            for (s = 0; s < 4; s++) {
+                ws[s] = left[s] * m[s * 53 + c];
+                tot += ws[s];
+            }
+            double x = mt_random(&r) * (tot + (double)room);
+            for (s = 0; s < 4; s++) {
+                if (x < ws[s])
+                    break;
+                x -= ws[s];
+            }
+            if (s == 4 && room <= 0)
+                for (s = 3; s > 0 && left[s] <= 0; s--)
+                    ;
+            if (s == 4) {
+                room--;
+                deck[nd++] = (unsigned char)c;
+            } else {
+                left[s]--;
+                racks[s * 53 + c] += 1;
+            }
+        }
+        mt_shuffle(&r, deck, nd);
+        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)racks, (Py_ssize_t)sizeof racks, (const char *)deck, nd);
+        if (pair == NULL)
+            goto done_deal;
+        PyList_SET_ITEM(worlds, w, pair);
+    }
+    PyObject *st = mt_state(&r);
+    if (st == NULL)
+        goto done_deal;
+    out = Py_BuildValue("(NO)", st, worlds);
+done_deal:
+    Py_XDECREF(worlds);
+    PyBuffer_Release(&pool);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&free_);
+    PyBuffer_Release(&mult);
     return out;
 }
 
@@ -2192,6 +2322,7 @@ done:
 static PyMethodDef ro_methods[] = {
     {"loglik", r_loglik, METH_VARARGS, "The belief's log-likelihood of each world (see the comment above)."},
     {"draws", r_draws, METH_VARARGS, "Worlds drawn as random.shuffle draws them (see the comment above)."},
+    {"deal", r_deal, METH_VARARGS, "Worlds dealt from the direct reading, as reading.deal_one deals them (see above)."},
 
     {"stats", r_stats, METH_NOARGS, "Counters since the last call: searches, turns, plays, memo hits, and the "
                                     "kernel searches by kind with their seconds (monotonic clock)."},
