@@ -24,6 +24,9 @@ from typing import Any
 from .common import UsageError
 
 KINDS = ("show", "take", "place", "discard", "declare")
+# the evaluator's beliefs (analysis.evaluate.belief.BELIEFS), named here so that building the parser
+# imports none of the library (tests/test_reading.py checks they agree)
+BELIEFS = ("table", "uniform", "dealt")
 KIND_WORDS = {"show": "show the indicator twin or not (O7)", "take": "draw or take", "place": "placing",
               "discard": "discard"}
 PART_ORDER = ("hand", "paid", "X2", "X3", "X4", "X5", "X6", "X7", "O8")
@@ -45,8 +48,9 @@ def register(sub: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
     e.add_argument("--worlds", type=int, metavar="W",
                    help="fixed worlds every candidate is played in (default: the deep review's own)")
     e.add_argument("--salt", metavar="S", help="other worlds than the review's (its seed with S appended)")
-    e.add_argument("--belief", choices=("table", "uniform"), help="how the hidden tiles are sampled: weighted by "
-                   "what the other seats did (table, the default) or uniformly, as before the evaluator read the table")
+    e.add_argument("--belief", choices=BELIEFS, help="how the hidden tiles are sampled: weighted by what the "
+                   "other seats did (table, the default), uniformly, as before the evaluator read the table, or dealt "
+                   "from the direct reading of the table (dealt)")
     e.add_argument("--table", action="store_true", help="also print what the other seats likely hold (the belief's "
                    "reading of the table from this seat's view)")
     e.add_argument("--json", action="store_true", help="machine-readable output")

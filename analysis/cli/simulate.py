@@ -16,7 +16,7 @@ from typing import Any
 
 # the bots' names for --help, without importing them (the bots import the evaluator); the same
 # names as analysis.selfplay.BOTS (tests/test_cli_help.py)
-BOT_NAMES = ("random", "greedy", "solver", "expert", "expert-uniform", "expert-careless", "clairvoyant")
+BOT_NAMES = ("random", "greedy", "solver", "expert", "expert-uniform", "expert-careless", "expert-dealt", "clairvoyant")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -18,9 +18,9 @@ from .core import (
 )
 from .calibration import expected
 from .clairvoyant import ClairvoyantBot
-from .expert import CarelessExpertBot, ExpertBot, UniformExpertBot
+from .expert import CarelessExpertBot, DealtExpertBot, ExpertBot, UniformExpertBot
 
-__all__ = ["DEFAULT_BUDGET", "PRICE_WORLDS", "Candidate", "CarelessExpertBot", "ClairvoyantBot", "Evaluation", "ExpertBot", "best",
+__all__ = ["DEFAULT_BUDGET", "PRICE_WORLDS", "Candidate", "CarelessExpertBot", "ClairvoyantBot", "DealtExpertBot", "Evaluation", "ExpertBot", "best",
            "candidates", "decision_of", "discard_candidate", "draw_candidate", "evaluate", "expected",
            "place_candidate", "price", "take_candidate",
            "UniformExpertBot", "unseen_tiles"]

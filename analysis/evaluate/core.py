@@ -28,7 +28,7 @@ from analysis.game import Tile, apply, full_set
 from analysis.players import View
 
 from . import belief as B
-from . import fast, plans
+from . import fast, plans, reading
 from .candidate import Candidate, discard_candidate, draw_candidate, place_candidate, take_candidate
 from .sim import Sim, code
 
@@ -41,8 +41,9 @@ PRUNE_Z = 2.5
 PRUNE_FROM = 8  # worlds before a candidate may be dropped
 MODEL = "compiled"  # the rollout model: compiled (rollout.c, where built) or python (sim.py, the reference)
 PRICE_WORLDS = 64  # fixed worlds a decision is priced on (:func:`price`; the deep review's costs)
-# how the hidden tiles are sampled: weighted by what the other seats did (.belief, "table") or
-# "uniform"; ISTAKA_BELIEF sets it for a whole run (worker processes included)
+# how the hidden tiles are sampled: weighted by what the other seats did (.belief, "table"),
+# "uniform", or dealt from the direct reading of the table (.reading, "dealt", opt-in);
+# ISTAKA_BELIEF sets it for a whole run (worker processes included)
 BELIEF = os.environ.get("ISTAKA_BELIEF") if os.environ.get("ISTAKA_BELIEF") in B.BELIEFS else B.TABLE
 
 
@@ -234,6 +235,10 @@ class CodeWorlds:
         self.dest = bytes(dest)  # where each of the first codes goes: its seat's offset in the racks
         self.split = len(dest)
 
+    def free(self) -> list[int]:
+        """Each seat's places the worlds fill (0 for the viewer): its rack size less its known tiles."""
+        return [self.dest.count(s * 53) for s in range(4)]
+
     def draw(self, rng: random.Random) -> tuple[bytes, bytes]:
         pool = self.pool[:]
         rng.shuffle(pool)
@@ -306,17 +311,22 @@ def _worlds(view: View, unseen: list[Tile], pinned: dict[int, list[Tile]], rng: 
             model: str | None, belief: str | None = None, stats: list[Any] | None = None) -> Any:
     """A function giving the next sampled world for the model asked for (compiled where built).
     ``belief``: ``"table"`` weighs the worlds by what the other seats did (:mod:`.belief`, the
-    compiled model only), ``"uniform"`` samples them uniformly; ``stats`` receives the belief's
-    :class:`.belief.Stats`."""
+    compiled model only), ``"dealt"`` deals them from the direct reading (:mod:`.reading`, the
+    compiled model only), ``"uniform"`` samples them uniformly; ``stats`` receives the table
+    belief's :class:`.belief.Stats`."""
     name = model or MODEL
     if name in ("compiled", "careless") and fast.COMPILED is not None:
         pos = fast.Position(view.state, view.seat, fast.CARELESS if name == "careless" else None)
         codes = CodeWorlds(view, unseen, pinned)
-        if (belief or BELIEF) == B.TABLE:
+        how = belief or BELIEF
+        if how == B.TABLE:
             bw = B.BeliefWorlds(view, codes.draw, rng, propose_many=codes.draws)
             if stats is not None:
                 stats.append(bw.stats)
             return lambda: _World(view, None, None, pos, bw.draw())
+        if how == B.DEALT:
+            dw = reading.DealtWorlds(view, codes.pool, codes.base, codes.free(), rng)
+            return lambda: _World(view, None, None, pos, dw.draw())
         return lambda: _World(view, None, None, pos, codes.draw(rng))
 
     def python_world() -> _World:
@@ -342,7 +352,8 @@ def evaluate(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, bud
     compiled model with the policy before its discards weighed X5: the ``expert-careless`` bot's) or
     ``"python"`` (the reference model of :mod:`.sim`, kept as the benchmark's baseline). ``belief``: ``"table"``
     (the default, :data:`BELIEF`) weighs the worlds by the other seats' observed actions
-    (:mod:`.belief`), ``"uniform"`` samples them uniformly.
+    (:mod:`.belief`), ``"dealt"`` deals them from the direct reading of those actions
+    (:mod:`.reading`), ``"uniform"`` samples them uniformly.
     """
     if worlds is not None:
         min_worlds = max_worlds = worlds
@@ -390,9 +401,9 @@ def price(view: View, cands: Sequence[Candidate], *, seed: int | str = 0, worlds
     candidates' prices from a call with fewer worlds and the same seed and view; its worlds are the
     first ones here, so they are drawn again (to reach the worlds after them) but not played again.
     ``parts``: keep each world's parts and rates (:attr:`Evaluation.parts`; the compiled model only,
-    whose rollout counts each penalty by its rule). ``belief`` as in :func:`evaluate` (its worlds come
-    in blocks, so a longer call's first worlds are still a shorter one's); ``stats`` receives what
-    the belief did (:class:`.belief.Stats`: blocks, uniform fallbacks, effective sample sizes)."""
+    whose rollout counts each penalty by its rule). ``belief`` as in :func:`evaluate` (either
+    belief's stream is prefix-stable, so a longer call's first worlds are still a shorter one's);
+    ``stats`` receives what the table belief did (:class:`.belief.Stats`: blocks, uniform fallbacks, effective sample sizes)."""
     cands = list(cands)
     if not cands or worlds < 1:
         return []

@@ -167,6 +167,14 @@ class UniformExpertBot(ExpertBot):
     belief = "uniform"
 
 
+class DealtExpertBot(ExpertBot):
+    """The expert whose worlds are dealt from the direct reading of the table (:mod:`.reading`):
+    opt-in while its strength against ``expert-uniform`` is measured."""
+
+    kind = "expert-dealt"
+    belief = "dealt"
+
+
 class CarelessExpertBot(ExpertBot):
     """The expert whose rollouts play the policy before its discards weighed X5 (every seat of the
     model throws what it least needs, whatever the next seat could open with): kept so the two can
@@ -176,4 +184,4 @@ class CarelessExpertBot(ExpertBot):
     model = "careless"
 
 
-__all__ = ["CarelessExpertBot", "DISCARD_WIDTH", "ExpertBot", "UniformExpertBot", "Z"]
+__all__ = ["CarelessExpertBot", "DISCARD_WIDTH", "DealtExpertBot", "ExpertBot", "UniformExpertBot", "Z"]

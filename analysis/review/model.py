@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.evaluate.belief import MODEL_FILE
+from analysis.evaluate.belief import DEALT, MODEL_FILE
 from analysis.evaluate.core import BELIEF
 
 # The grading's own number, bumped by hand when the rules of grading change, and a digest of the
@@ -50,14 +50,23 @@ DEEP_BUDGET = 0.04  # seconds of evaluation per decision on one core (the deep r
 CONFIRM = 4  # a deep-review cost that passes on the pricing worlds is priced again on this many times as many
 
 
-def belief_models(text: str) -> bytes:
-    """What of the belief's model file the judge's prices depend on: its fitted likelihood ratios
-    (they weigh every world), not the panel's maps kept in the same file."""
+def belief_models(text: str, belief: str = BELIEF) -> bytes:
+    """What of the belief's model file the judge's prices depend on under ``belief``: the fitted
+    likelihood ratios (they weigh the table belief's worlds; kept for every belief, so that a
+    review's version reads as before), and, when the worlds are dealt from the direct reading, its
+    features and coefficients too; not the panel's maps kept in the same file, and not the
+    reading's coefficients where they deal no world."""
     try:
         got = json.loads(text)
     except ValueError:
         return b""
-    return json.dumps(got.get("models") if isinstance(got, dict) else None, sort_keys=True).encode()
+    if not isinstance(got, dict):
+        return json.dumps(None).encode()
+    out = json.dumps(got.get("models"), sort_keys=True).encode()
+    if belief == DEALT:
+        dealt = got.get(DEALT) if isinstance(got.get(DEALT), dict) else {}
+        out += json.dumps({k: dealt.get(k) for k in ("features", "coef")}, sort_keys=True).encode()
+    return out
 
 
 def deep_files() -> list[Path]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from analysis.evaluate import CarelessExpertBot, ClairvoyantBot, ExpertBot, UniformExpertBot
+from analysis.evaluate import CarelessExpertBot, ClairvoyantBot, DealtExpertBot, ExpertBot, UniformExpertBot
 from analysis.players import Bot, GreedyBot, RandomBot, SolverBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "solver": SolverBot, "expert": ExpertBot,
                               "expert-uniform": UniformExpertBot, "expert-careless": CarelessExpertBot,
-                              "clairvoyant": ClairvoyantBot}
+                              "expert-dealt": DealtExpertBot, "clairvoyant": ClairvoyantBot}
 
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
