@@ -16,7 +16,7 @@ threshold, by the quick meld finder, against whether it did open on that turn).
 
     python bench/belief.py [--variants 101,101-classic,51] [--games 6] [--hands 3] [--every 3]
     python bench/belief.py --fit --variants 101,101-classic,51,101-partners --games 30   # the model
-    python bench/belief.py --speed 200    # an expert decision's CPU time, belief against uniform
+    python bench/belief.py --speed 200    # an expert decision's CPU time: uniform, table and dealt worlds
 """
 
 from __future__ import annotations
@@ -191,8 +191,8 @@ def fit(variant: str, games: int, hands: int, every: int, proposals: int, seed: 
 
 
 def speed(decisions: int, worlds: int) -> None:
-    """CPU time of one decision as the expert makes it (its fixed worlds, pruning on), the belief
-    against uniform worlds on the same spots of the sample games, in one run."""
+    """CPU time of one decision as the expert makes it (its fixed worlds, pruning on), each belief
+    (uniform, table, dealt) on the same spots of the sample games, in one run."""
     from analysis.evaluate import candidates, evaluate
     from analysis.game import read_and_replay
 
@@ -211,9 +211,9 @@ def speed(decisions: int, worlds: int) -> None:
                     spots.append((v, c))
     random.Random(1).shuffle(spots)
     spots = spots[:decisions]
-    times: dict[str, list[float]] = {"uniform": [], "table": []}
+    times: dict[str, list[float]] = {"uniform": [], "table": [], "dealt": []}
     for k, (v, c) in enumerate(spots):
-        for b in ("uniform", "table"):
+        for b in times:
             t0 = time.process_time()
             evaluate(v, c, seed=k, worlds=worlds, belief=b)
             times[b].append(time.process_time() - t0)
@@ -222,8 +222,8 @@ def speed(decisions: int, worlds: int) -> None:
         t = sorted(t)
         print(f"  {b:8s} median {1000 * statistics.median(t):6.1f} ms  p90 {1000 * t[int(0.9 * len(t))]:6.1f} ms"
               f"  (targets 50 / 150)")
-    ratio = statistics.median(times["table"]) / statistics.median(times["uniform"])
-    print(f"  belief / uniform, medians: {ratio:.2f}")
+    for b in ("table", "dealt"):
+        print(f"  {b} / uniform, medians: {statistics.median(times[b]) / statistics.median(times['uniform']):.2f}")
 
 
 def calibration_map(preds: list[tuple[float, int]], bins: int = 10, least: int = 8) -> list[list[float]]:
@@ -267,7 +267,7 @@ def main() -> None:
                     "analysis/evaluate/belief_model.json (other seeds than the measurement's)")
     ap.add_argument("--fit-opens", action="store_true", help="fit only the 'opens next turn' maps, on the "
                     "likelihood ratios already in analysis/evaluate/belief_model.json (the judge's worlds stay as they are)")
-    ap.add_argument("--speed", type=int, metavar="N", help="time N expert decisions, belief against uniform")
+    ap.add_argument("--speed", type=int, metavar="N", help="time N expert decisions: uniform, table and dealt worlds")
     a = ap.parse_args()
     if a.speed:
         from analysis.evaluate.expert import WORLDS
@@ -285,15 +285,17 @@ def main() -> None:
         return
     if a.fit:
         models, obs = {}, {}
+        kept = {k: v for k, v in json.loads(B.MODEL_FILE.read_text(encoding="utf-8")).items()
+                if k not in ("about", "models", "observations", "opens_next", "opens_next_about")}  # e.g. the dealt reading's
         for v in a.variants.split(","):
             variant, rules = _preset(v)
             got = fit(variant, a.games, a.hands, a.every, a.proposals, f"fit-{a.seed}", rules)
             models[v], obs[v] = got["model"], got["observations"]
             print(v, got["model"], got["observations"], flush=True)
-        B.MODEL_FILE.write_text(json.dumps({"models": models}) + "\n", encoding="utf-8")
+        B.MODEL_FILE.write_text(json.dumps({**kept, "models": models}) + "\n", encoding="utf-8")
         B.reload()  # the calibration below reads the worlds weighed by the ratios just fitted
         maps = fit_opens(a)
-        doc = {"about": "likelihood ratios of the belief's model (analysis/evaluate/belief.py), fitted by "
+        doc = {**kept, "about": "likelihood ratios of the belief's model (analysis/evaluate/belief.py), fitted by "
                         f"python bench/belief.py --fit --variants {a.variants} --games {a.games} --hands {a.hands} "
                         f"--every {a.every} --proposals {a.proposals} --seed {a.seed}",
                "models": models, "observations": obs, "opens_next": maps}
