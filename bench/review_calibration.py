@@ -83,9 +83,16 @@ def _judged_by(belief: str | None) -> Iterator[None]:
         core.BELIEF = old
 
 
-def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int,
-            belief: str | None = None) -> list[tuple[float, int, int]]:
-    """(cost, graded decisions, graded decisions at the best) per seat of the deal's table of ``bots``."""
+def _by_kind(cs: list[Any], into: dict[str, float]) -> None:
+    """Add the graded choices' costs to ``into`` by decision kind (take, place, discard, show)."""
+    for c in cs:
+        into[c.kind] = into.get(c.kind, 0.0) + c.cost
+
+
+def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int, belief: str | None = None,
+            kinds: dict[str, float] | None = None) -> list[tuple[float, int, int]]:
+    """(cost, graded decisions, graded decisions at the best) per seat of the deal's table of
+    ``bots``; the costs are also added to ``kinds`` by decision kind."""
     rec = play_game(_spec(bots, variant, seed, deal))
     rr = read_lines(rec.lines())
     res = replay_game(rr.games[0], keep_steps=True)
@@ -95,36 +102,43 @@ def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int,
     for s in range(4):
         cs = [c for d in gr.decisions if d.seat == s for c in d.choices if c.graded]
         out.append((sum(c.cost for c in cs), len(cs), sum(1 for c in cs if c.cost == 0)))
+        if kinds is not None:
+            _by_kind(cs, kinds)
     return out
 
 
-def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int,
-                belief: str | None = None) -> tuple[int, tuple[float, int, int]]:
+def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int, belief: str | None = None,
+                kinds: dict[str, float] | None = None) -> tuple[int, tuple[float, int, int]]:
     """``bot`` alone in ``seat`` among three experts on the deal: its hand score, and (cost, graded
-    decisions, graded decisions at the best) of its seat's deep review."""
+    decisions, graded decisions at the best) of its seat's deep review; the costs are also added
+    to ``kinds`` by decision kind."""
     rec = play_game(_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
     res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
     hr = next(h for h in res.hands if h.steps)
     with _judged_by(belief):
         hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))
     cs = [c for d in hand.decisions if d.seat == seat for c in d.choices if c.graded]
+    if kinds is not None:
+        _by_kind(cs, kinds)
     return hand_scores(rec)[seat], (sum(c.cost for c in cs), len(cs), sum(1 for c in cs if c.cost == 0))
 
 
 def _task(args: tuple[str, str, str, int, str, str | None]) -> dict[str, Any]:
     bot, variant, seed, deal, opponents, belief = args
     t0 = time.process_time()
+    kinds: dict[str, float] = {}  # the deal's reviewed cost by decision kind, over its four hand-seats
     if opponents == "expert" and bot != "expert":
         base = hand_scores(play_game(_spec(("expert",) * 4, variant, seed, deal)))
-        alone = [_seat_alone(bot, variant, seed, deal, s, belief) for s in range(4)]
+        alone = [_seat_alone(bot, variant, seed, deal, s, belief, kinds) for s in range(4)]
         return {"bot": bot, "deal": deal, "lost": [x - b for (x, _), b in zip(alone, base)],
-                "review": [r for _, r in alone], "cpu": time.process_time() - t0}
+                "review": [r for _, r in alone], "kinds": kinds, "cpu": time.process_time() - t0}
     if bot == "expert":
-        return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal, belief),
-                "cpu": time.process_time() - t0}
+        return {"bot": bot, "deal": deal, "review": _review(("expert",) * 4, variant, seed, deal, belief, kinds),
+                "kinds": kinds, "cpu": time.process_time() - t0}
     d = play_deal(("expert", bot, variant, None, seed, deal))
     return {"bot": bot, "deal": deal, "lost": [b - a for a, b in zip(d.a, d.b)],
-            "review": _review((bot,) * 4, variant, seed, deal, belief), "cpu": time.process_time() - t0}
+            "review": _review((bot,) * 4, variant, seed, deal, belief, kinds), "kinds": kinds,
+            "cpu": time.process_time() - t0}
 
 
 def _fmt(m: float, lo: float, hi: float) -> str:
@@ -155,8 +169,25 @@ def summary(results: list[dict[str, Any]], bots: list[str], wall: float) -> list
             continue
         lost_deal = [sum(r["lost"]) / 4 for r in rs]
         out.append(f"{b:8} {len(rs):5} {4 * len(rs):10} " + _against(cost_deal, lost_deal) + f" {acc:8.1f}%")
+    out += _kinds(results, bots)
     out += _beside_expert(results, bots)
     return out
+
+
+def _kinds(results: list[dict[str, Any]], bots: list[str]) -> list[str]:
+    """Each player's reviewed cost per hand-seat by decision kind (deals recorded without it are
+    left out)."""
+    rows = []
+    for b in bots + ["expert"]:
+        rs = [r for r in results if r["bot"] == b and "kinds" in r]
+        if rs:
+            tot: dict[str, float] = {}
+            for r in rs:
+                for k, v in r["kinds"].items():
+                    tot[k] = tot.get(k, 0.0) + v
+            by = ", ".join(f"{k} {tot.get(k, 0.0) / (4 * len(rs)):.1f}" for k in ("take", "place", "discard", "show"))
+            rows.append(f"{b:8} {len(rs):5} {4 * len(rs):10} {by}")
+    return ["cost per hand-seat by decision kind:", *rows] if rows else []
 
 
 def _against(cost_deal: list[float], lost_deal: list[float]) -> str:
