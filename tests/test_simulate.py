@@ -18,6 +18,7 @@ from analysis.selfplay import make_bot
 from analysis.cli import main
 from analysis.game import HandState, check_conservation
 from analysis.game import dumps, read_file
+from analysis.game.log import read_lines
 from analysis.game import replay_game
 from analysis.game import resolve
 from analysis.selfplay import GameRecord, GameSpec, Player, play_game, specs
@@ -265,3 +266,41 @@ def test_committed_sample_is_the_regenerated_sample_and_replays_cleanly() -> Non
     for g in games[:6]:
         res = replay_game(g, keep_steps=False)
         assert res.valid and res.agrees
+
+
+# ---- a hand played on from a position ----------------------------------------------------------
+
+
+def _mid_hand(step: int = 12) -> tuple[HandState, HandState]:
+    """A greedy game's hand 1 at ``step`` (replayed) and that hand's last state as played."""
+    rec = play_game(GameSpec("on-1", GREEDY4, "101", seed="play-on", hands=1))
+    res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
+    hr = res.hands[0]
+    return hr.steps[step].state, hr.steps[-1].state
+
+
+def test_play_on_ends_the_hand_the_same_way_for_the_same_seed_and_keeps_the_tiles() -> None:
+    start, _ = _mid_hand()
+    a = S.play_on(start, ("greedy",) * 4, seed=1)
+    b = S.play_on(start, ("greedy",) * 4, seed=1)
+    assert a.over and a.scores is not None and a == b
+    check_conservation(a)  # every tile still somewhere, none made (T1)
+
+
+def test_play_on_plays_the_truth_it_is_given_a_sampled_world_changes_the_end() -> None:
+    """The racks and deck of the state are the hand's truth: with the deck reversed the draws,
+    and so (almost surely) the end, differ; with it as dealt, greedy bots replay what they played."""
+    start, end = _mid_hand()
+    assert start.deck is not None
+    again = S.play_on(start, ("greedy",) * 4, seed=2)
+    assert again.scores == end.scores  # greedy is deterministic: the same truth, the same hand
+    other = S.play_on(replace(start, deck=tuple(reversed(start.deck))), ("greedy",) * 4, seed=2)
+    assert other.scores != end.scores or other.discards != end.discards
+
+
+def test_play_on_refuses_a_state_without_its_deck_and_a_wrong_number_of_bots() -> None:
+    start, _ = _mid_hand()
+    with pytest.raises(ValueError, match="deck"):
+        S.play_on(replace(start, deck=None), ("greedy",) * 4)
+    with pytest.raises(ValueError, match="four bots"):
+        S.play_on(start, ("greedy",) * 3)

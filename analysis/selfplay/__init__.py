@@ -11,7 +11,7 @@ from .match import paired_ci
 from .sample import CAST, SAMPLE_GAMES, SAMPLE_SEED, SAMPLE_TABLES, sample_specs
 from . import sets
 from .table import LEVELS, PLAY_BOTS, VARIANTS, PlayGame, new_game
-from .simulate import GameRecord, GameSpec, Player, play_game, run, specs, write_records
+from .simulate import GameRecord, GameSpec, Player, play_game, play_on, run, specs, write_records
 
-__all__ = ["BOTS", "CAST", "LEVELS", "PLAY_BOTS", "VARIANTS", "PlayGame", "new_game", "sets", "SAMPLE_GAMES", "SAMPLE_SEED", "SAMPLE_TABLES", "GameRecord", "GameSpec", "Player",
+__all__ = ["BOTS", "CAST", "LEVELS", "PLAY_BOTS", "VARIANTS", "PlayGame", "new_game", "sets", "SAMPLE_GAMES", "SAMPLE_SEED", "SAMPLE_TABLES", "GameRecord", "GameSpec", "Player", "play_on",
            "duplicate_match", "make_bot", "paired_ci", "play_game", "run", "sample_specs", "specs", "write_records"]

@@ -234,6 +234,31 @@ def play_game(spec: GameSpec) -> GameRecord:
     return rec
 
 
+def play_on(state: HandState, bots: Sequence[str], seed: int | str = 0, game: str = "play-on") -> HandState:
+    """The hand of ``state`` played on to its end by ``bots`` (one kind per seat), every move
+    through the engine as in :func:`play_game`; ``seed`` fixes the bots' choices. The state's
+    racks and deck are the truth the hand is played on (a world sampled from a seat's view, say),
+    and the last state is returned (``scores`` the hand's)."""
+    if len(bots) != 4:
+        raise ValueError(f"four bots, one per seat, got {len(bots)}")
+    if state.deck is None:
+        raise ValueError("a hand is played on only from a state that holds its deck")
+    rng = random.Random(f"istaka:play-on:{seed}")
+    players = tuple(Player(f"P{s}", b) for s, b in enumerate(bots))
+    h = _Hand.__new__(_Hand)  # the hand as dealt is ``state``: no deal, no header
+    h.rec, h.rules, h.number, h.rng, h.clock = GameRecord(GameSpec(game, players)), state.rules, state.hand, rng, 0
+    h.bots = [make_bot(b, random.Random(rng.getrandbits(64))) for b in bots]
+    h.players = players
+    h.state = state
+    ply = 0
+    while not h.state.over:
+        ply += 1
+        if ply > 400:
+            raise RuntimeError(f"hand {state.hand} played on does not end")
+        h._turn(h.state.turn, ply, may_take=ply <= 200)  # a seat that has drawn places and discards
+    return h.state
+
+
 # ---- batches ---------------------------------------------------------------------------------
 
 DEFAULT_BOTS = ("greedy", "greedy", "greedy", "greedy")

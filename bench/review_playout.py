@@ -1,0 +1,152 @@
+"""Is a charged decision's cost what hands really played on from it lose? (docs/calibration.md)
+
+The deep review prices a decision by rollouts of its model's policy. This bench checks its charges
+against real play: the tables of bench/review_calibration.py's default design (``--bot`` alone in
+a seat among three experts, seed ``calib``, `101`) are played and the bot's seat deep-reviewed; for
+each charged decision of ``--kind`` (the first ``--decisions``, deals in order), ``--worlds``
+worlds are sampled from the seat's own view (uniformly, as the review's uniform worlds), and in
+each world the played move and the review's best are each played on to the hand's end by real
+bots (:func:`analysis.selfplay.play_on`): the other seats by ``expert``, the seat itself by
+``--seat`` (``bot``: the bot it is, which is what its losses measure; ``expert``: a strong
+continuation, nearer the review's assumption). Both moves share each world and the bots' seed.
+
+It prints, over the decisions (95% intervals over decisions): the review's charged cost, the
+played-on cost (the played move's actual hand score minus the best's, each averaged over the
+worlds), their difference and ratio, and the same for the decisions where the review's cost is
+under and over the median.
+
+    python bench/review_playout.py [--bot greedy] [--kind discard] [--decisions 30] [--worlds 24]
+                                   [--seat bot|expert] [--deals 40] [--seed calib]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analysis.evaluate.core import sample_world, unseen_tiles  # noqa: E402
+from analysis.game import apply, replay_game  # noqa: E402
+from analysis.game.log import read_lines  # noqa: E402
+from analysis.game.stats import mean_interval  # noqa: E402
+from analysis.players import View  # noqa: E402
+from analysis.review.deep import deep_review_hand  # noqa: E402
+from analysis.review.spots import seat_knows  # noqa: E402
+from analysis.selfplay import play_game, play_on  # noqa: E402
+
+
+def _sibling(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+RC = _sibling("review_calibration")  # its _spec: the very tables that bench reviews
+
+
+def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int) -> list[dict[str, Any]]:
+    """The bot's charged decisions of ``kind`` on its tables alone among experts, deals in order."""
+    out: list[dict[str, Any]] = []
+    for deal in range(deals):
+        for seat in range(4):
+            rec = play_game(RC._spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
+            res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
+            hr = next(h for h in res.hands if h.steps)
+            hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))
+            for d in hand.decisions:
+                for c in d.choices:
+                    if d.seat == seat and c.graded and c.kind == kind and c.cost > 0:
+                        out.append({"deal": deal, "seat": seat, "step": c.step, "cost": c.cost,
+                                    "played": c.played, "best": c.best, "state": hr.steps[c.step].state,
+                                    "known": seat_knows(hr.steps, c.step, seat),
+                                    "played_events": [dict(e) for e in c.played_events],
+                                    "best_events": [dict(e) for e in c.best_events]})
+                        if len(out) >= limit:
+                            return out
+    return out
+
+
+def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str) -> tuple[float, float]:
+    """The played move's hand score minus the best's, played on in ``worlds`` worlds of the
+    seat's view: (mean, standard error)."""
+    st, seat = d["state"], d["seat"]
+    view = View.of(st, seat)
+    unseen, pinned = unseen_tiles(view, d["known"])
+    rng = random.Random(f"playout:{seed}:{d['deal']}:{seat}:{d['step']}")
+    bots = tuple(seat_bot if k == seat else "expert" for k in range(4))
+    diffs = []
+    for w in range(worlds):
+        racks, deck = sample_world(view, unseen, pinned, rng)
+        world = dataclasses.replace(st, racks=racks, deck=tuple(deck))
+        score = []
+        for events in (d["played_events"], d["best_events"]):
+            s = world
+            for e in events:
+                s = apply(s, dict(e))
+            score.append(play_on(s, bots, seed=f"{seed}:{w}").scores[seat])
+        diffs.append(score[0] - score[1])
+    m = statistics.fmean(diffs)
+    return m, (statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bot", default="greedy")
+    ap.add_argument("--kind", default="discard", choices=("take", "place", "discard"))
+    ap.add_argument("--decisions", type=int, default=30)
+    ap.add_argument("--worlds", type=int, default=24)
+    ap.add_argument("--seat", choices=("bot", "expert"), default="bot",
+                    help="who plays the seat on: the bot itself, or the expert")
+    ap.add_argument("--deals", type=int, default=40, help="deals searched for charged decisions")
+    ap.add_argument("--variant", default="101")
+    ap.add_argument("--seed", default="calib")
+    a = ap.parse_args()
+    t0 = time.process_time()
+    ds = charged(a.bot, a.variant, a.seed, a.deals, a.kind, a.decisions)
+    t1 = time.process_time()
+    print(f"{len(ds)} charged {a.kind} decisions of {a.bot} ({a.variant}, seed {a.seed}), found in {t1 - t0:.0f} s CPU;"
+          f" each played on in {a.worlds} worlds, the seat played on by {a.seat if a.seat == 'expert' else a.bot}",
+          flush=True)
+    rows = []
+    for i, d in enumerate(ds, 1):
+        m, se = played_on(d, a.worlds, a.bot if a.seat == "bot" else "expert", a.seed)
+        rows.append((d["cost"], m, se))
+        print(f"{i:3} deal {d['deal']:3} seat {d['seat']} step {d['step']:3}  {d['played']:>14} -> {d['best']:<14}"
+              f" review {d['cost']:6.1f}   played on {m:7.1f} ± {se:5.1f}", flush=True)
+    if not rows:
+        return
+    cost = [r[0] for r in rows]
+    real = [r[1] for r in rows]
+
+    def line(name: str, xs: list[float]) -> str:
+        m, lo, hi = mean_interval(xs)
+        return f"{name:34} {m:7.1f} [{lo:7.1f}, {hi:7.1f}]"
+
+    print(f"\n{len(rows)} decisions, {time.process_time() - t1:.0f} s CPU playing on:")
+    print(line("review's charged cost", cost))
+    print(line("played on: played - best", real))
+    print(line("review - played on", [c - r for c, r in zip(cost, real)]))
+    print(f"{'ratio review / played on':34} {sum(cost) / sum(real):7.2f}" if sum(real) else "")
+    med = statistics.median(cost)
+    for name, keep in (("charged under the median", lambda c: c < med), ("charged at or over it", lambda c: c >= med)):
+        sel = [(c, r) for c, r, _ in rows if keep(c)]
+        if len(sel) > 1:
+            print(f"{name:34} review {statistics.fmean(c for c, _ in sel):6.1f}, played on "
+                  f"{statistics.fmean(r for _, r in sel):6.1f} ({len(sel)} decisions)")
+
+
+if __name__ == "__main__":
+    main()
