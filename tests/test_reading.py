@@ -354,3 +354,26 @@ def test_the_reviews_version_covers_the_reading_only_where_it_deals_the_worlds()
     assert model.belief_models(json.dumps(dealt), B.DEALT) != model.belief_models(json.dumps(dealt), B.TABLE)
     assert model.belief_models(json.dumps(dict(dealt, about="y")), B.DEALT) == \
         model.belief_models(json.dumps(dealt), B.DEALT)  # the note is not a price
+
+
+def test_istaka_evaluate_prices_a_decision_on_dealt_worlds_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--belief dealt`` judges the decision on dealt worlds: the output names the belief, and the
+    prices are those of the dealt worlds, not the uniform ones."""
+    from analysis.cli import main
+    from analysis.game import read_file, replay_game
+
+    sample = ROOT / "data/sample/games.jsonl.gz"
+    game = replay_game(next(g for g in read_file(sample).games if g.id == "kahve-2026-09-07-1"), keep_steps=True)
+    steps = game.hands[0].steps
+    k = next(i for i in range(20, len(steps) - 1) if steps[i + 1].event.get("type") == "discard"
+             and steps[i].state.turn_base is not None and len(set(steps[i].state.racks[steps[i].state.turn])) > 3)
+    monkeypatch.setattr(core, "BELIEF", core.BELIEF)  # the command sets it for its process: put back after
+    args = ["evaluate", str(sample), "--game", "kahve-2026-09-07-1", "--hand", str(game.hands[0].hand), "--step", str(k),
+            "--kind", "discard", "--worlds", "8", "--json"]
+    got = {}
+    for b in ("dealt", "uniform"):
+        assert main([*args, "--belief", b]) == 0
+        got[b] = json.loads(capsys.readouterr().out)
+    assert got["dealt"]["belief"] == "dealt" and got["uniform"]["belief"] == "uniform"
+    assert [c["expected"] for c in got["dealt"]["candidates"]] != [c["expected"] for c in got["uniform"]["candidates"]]
