@@ -168,8 +168,8 @@ class UniformExpertBot(ExpertBot):
 
 
 class DealtExpertBot(ExpertBot):
-    """The expert whose worlds are dealt from the direct reading of the table (:mod:`.reading`):
-    opt-in while its strength against ``expert-uniform`` is measured."""
+    """The expert whose worlds are dealt from the direct reading of the table (:mod:`.reading`), an
+    opt-in belief: kept so it can be matched against ``expert`` and ``expert-uniform``."""
 
     kind = "expert-dealt"
     belief = "dealt"
