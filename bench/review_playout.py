@@ -9,6 +9,8 @@ each world the played move and the review's best are each played on to the hand'
 bots (:func:`analysis.selfplay.play_on`): the other seats by ``expert``, the seat itself by
 ``--seat`` (``bot``: the bot it is, which is what its losses measure; ``expert``: a strong
 continuation, nearer the review's assumption). Both moves share each world and the bots' seed.
+A hand's score is the review's: the hand-end score plus the in-game penalties the seat paid (X5
+among them), its team's in partner games.
 
 It prints, over the decisions (95% intervals over decisions): the review's charged cost, the
 played-on cost (the played move's actual hand score minus the best's, each averaged over the
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from analysis.evaluate.core import sample_world, unseen_tiles  # noqa: E402
-from analysis.game import apply, replay_game  # noqa: E402
+from analysis.game import HandState, apply, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.game.stats import mean_interval  # noqa: E402
 from analysis.players import View  # noqa: E402
@@ -79,6 +81,15 @@ def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int
     return out
 
 
+def hand_score(end: HandState, seat: int) -> int:
+    """The seat's hand score as the review prices it: the hand-end score (E4-E8) and every
+    in-game penalty it paid in the hand (X2-X7, O8); its team's in partner games."""
+    pts = list(end.scores or (0, 0, 0, 0))
+    for p in end.penalties:
+        pts[p.seat] += p.points
+    return pts[seat] + pts[(seat + 2) % 4] if end.rules.esli else pts[seat]
+
+
 def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str) -> tuple[float, float]:
     """The played move's hand score minus the best's, played on in ``worlds`` worlds of the
     seat's view: (mean, standard error)."""
@@ -96,7 +107,7 @@ def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str) -> tuple
             s = world
             for e in events:
                 s = apply(s, dict(e))
-            score.append(play_on(s, bots, seed=f"{seed}:{w}").scores[seat])
+            score.append(hand_score(play_on(s, bots, seed=f"{seed}:{w}"), seat))
         diffs.append(score[0] - score[1])
     m = statistics.fmean(diffs)
     return m, (statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf)
