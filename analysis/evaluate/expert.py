@@ -84,7 +84,7 @@ class ExpertBot(SolverBot):
         if not fits and not c[face.index] and usefulness(t, v.rack, v.okey, c) == 0 and not wild:
             return False  # it joins nothing
         if not v.opened:
-            pts, prs = opening_plans(v, t)
+            pts, prs = opening_plans(v, t, exact=True)
             if choose_opening(v.after(event("take", v.seat, tile=str(t))), pts, prs) is None:
                 return False  # P2: no opening would use it
         default = 1 if super().take(v) else 0
@@ -104,7 +104,7 @@ class ExpertBot(SolverBot):
             return []
         self.memo["decided"] = key
         cands = place_candidates(v)
-        pts, prs = opening_plans(v, None)
+        pts, prs = opening_plans(v, None, exact=True)
         self.memo["plans"] = (v.rack, pts, prs)
         if len(cands) == 1:
             return list(cands[0].events)

@@ -38,7 +38,7 @@ def place_candidates(v: View) -> list[Candidate]:
     st = v.state
     out: list[Candidate] = []
     if not v.opened:
-        pts, prs = opening_plans(v, None)
+        pts, prs = opening_plans(v, None, exact=True)
         r = v.rules
         if pts.melds and (pts.reaches or finishing_below(v, pts)):
             evs = [event("open", v.seat, melds=[group_text(m) for m in pts.melds])]
