@@ -188,12 +188,14 @@ def test_the_belief_changes_the_worlds_and_uniform_stays_as_it_was() -> None:
     assert uniform[0].values[0] == pos.value(first, c.kind, c.events, c.tile if c.kind == "discard" else None)
 
 
-def test_a_longer_call_starts_with_a_shorter_ones_worlds() -> None:
+@pytest.mark.parametrize("belief", ["table", "dealt"])
+def test_a_longer_call_starts_with_a_shorter_ones_worlds(belief: str) -> None:
+    """Pricing is prefix-stable under every belief (the review's confirming worlds extend its first)."""
     view = View.of(mid_hand(), mid_hand().turn)
     cands = candidates(view)
-    short = price(view, cands, seed=4, worlds=16, belief="table")
-    long = price(view, cands, seed=4, worlds=48, belief="table", start=short)
-    again = price(view, cands, seed=4, worlds=48, belief="table")
+    short = price(view, cands, seed=4, worlds=16, belief=belief)
+    long = price(view, cands, seed=4, worlds=48, belief=belief, start=short)
+    again = price(view, cands, seed=4, worlds=48, belief=belief)
     assert [e.values for e in long] == [e.values for e in again]
     assert [e.values[:16] for e in again] == [e.values for e in short]
 

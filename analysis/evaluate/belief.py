@@ -84,7 +84,9 @@ def model_key(rules: Any) -> str:
     return f"{rules.variant}-partners" if rules.esli else str(rules.variant)
 
 
-def _load() -> dict[str, Any]:
+def model_document() -> dict[str, Any]:
+    """The whole model file (the table belief's ratios, the panel's maps, the dealt reading's
+    coefficients), read afresh; empty when it is missing or damaged."""
     try:
         return dict(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
     except (OSError, ValueError):
@@ -94,7 +96,7 @@ def _load() -> dict[str, Any]:
 def opens_next_map(variant: str) -> list[list[float]]:
     """The fitted map from the raw chance to open on the next turn to its frequency in self-play
     (:func:`.panel.calibrated`), empty where none was fitted."""
-    got = _load().get("opens_next", {}).get(variant)
+    got = model_document().get("opens_next", {}).get(variant)
     return [list(map(float, p)) for p in got] if isinstance(got, list) else []
 
 
@@ -108,7 +110,7 @@ def model_for(variant: str | None) -> dict[str, float]:
     """The fitted model of ``variant`` (:func:`model_key`), else the prior :data:`MODEL`."""
     global _FITTED
     if _FITTED is None:
-        got = _load().get("models")
+        got = model_document().get("models")
         _FITTED = {k: {**MODEL, **v} for k, v in got.items()} if isinstance(got, dict) else {}
     return _FITTED.get(variant or "", MODEL)
 
@@ -406,5 +408,5 @@ class BeliefWorlds:
         self.queue = [got[i] for i in systematic(w, self.block, self.rng)]
 
 
-__all__ = ["BELIEFS", "BLOCK", "DEALT", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
+__all__ = ["BELIEFS", "BLOCK", "DEALT", "model_document", "ESS_FLOOR", "ESS_TARGET", "MODEL", "MODEL_FILE", "features", "model_for", "model_key", "opens_next_map", "PROPOSALS", "TABLE", "UNIFORM", "BeliefWorlds", "Signals",
            "ess", "log_likelihood", "normalise", "packed", "signals", "racks_of", "systematic", "tempered", "weigh", "completes", "joins", "opening_estimate", "reload"]

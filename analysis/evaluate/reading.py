@@ -162,7 +162,7 @@ def fitted() -> dict[str, Any]:
     (read once; :func:`reload` reads it again)."""
     global _FITTED
     if _FITTED is None:
-        got = B._load().get(KEY)
+        got = B.model_document().get(KEY)
         _FITTED = got if isinstance(got, dict) else {}
     return _FITTED
 
