@@ -103,8 +103,8 @@ class ExpertBot(SolverBot):
         if self.memo.get("decided") == key:
             return []
         self.memo["decided"] = key
-        cands = place_candidates(v)
         pts, prs = opening_plans(v, None, exact=True)
+        cands = place_candidates(v, (pts, prs))
         self.memo["plans"] = (v.rack, pts, prs)
         if len(cands) == 1:
             return list(cands[0].events)

@@ -31,14 +31,15 @@ def _ok(v: View, events: list[dict[str, Any]]) -> bool:
     return bool(events) and playable(v, events)
 
 
-def place_candidates(v: View) -> list[Candidate]:
+def place_candidates(v: View, plans: tuple[Any, Any] | None = None) -> list[Candidate]:
     """Legal placings of this turn, best plans only: points opening, pairs opening and wait for an
     unopened seat; best turn and nothing for an opened one. A seat that took a discard while
-    unopened must open with it (P2): no wait then."""
+    unopened must open with it (P2): no wait then. ``plans``: the unopened seat's
+    ``opening_plans(v, None, exact=True)`` when the caller has them already."""
     st = v.state
     out: list[Candidate] = []
     if not v.opened:
-        pts, prs = opening_plans(v, None, exact=True)
+        pts, prs = plans if plans is not None else opening_plans(v, None, exact=True)
         r = v.rules
         if pts.melds and (pts.reaches or finishing_below(v, pts)):
             evs = [event("open", v.seat, melds=[group_text(m) for m in pts.melds])]
