@@ -61,14 +61,8 @@ from analysis.evaluate.belief import BELIEFS  # noqa: E402
 from analysis.game import process_pool, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.review.deep import deep_review_game, deep_review_hand  # noqa: E402
-from analysis.selfplay import GameSpec, Player, play_game  # noqa: E402
-from analysis.selfplay.match import hand_scores, paired_ci, play_deal  # noqa: E402
-
-
-def _spec(bots: tuple[str, ...], variant: str, seed: str, deal: int) -> GameSpec:
-    """The deal exactly as analysis.selfplay.match plays it (same game name and seed)."""
-    return GameSpec(f"match-{deal}", tuple(Player(f"P{k}", x) for k, x in enumerate(bots)), variant, None,
-                    f"match:{seed}", hands=1)
+from analysis.selfplay import play_game  # noqa: E402
+from analysis.selfplay.match import deal_spec, hand_scores, paired_ci, play_deal  # noqa: E402
 
 
 @contextmanager
@@ -93,7 +87,7 @@ def _review(bots: tuple[str, ...], variant: str, seed: str, deal: int, belief: s
             kinds: dict[str, float] | None = None) -> list[tuple[float, int, int]]:
     """(cost, graded decisions, graded decisions at the best) per seat of the deal's table of
     ``bots``; the costs are also added to ``kinds`` by decision kind."""
-    rec = play_game(_spec(bots, variant, seed, deal))
+    rec = play_game(deal_spec(bots, variant, seed, deal))
     rr = read_lines(rec.lines())
     res = replay_game(rr.games[0], keep_steps=True)
     with _judged_by(belief):
@@ -112,7 +106,7 @@ def _seat_alone(bot: str, variant: str, seed: str, deal: int, seat: int, belief:
     """``bot`` alone in ``seat`` among three experts on the deal: its hand score, and (cost, graded
     decisions, graded decisions at the best) of its seat's deep review; the costs are also added
     to ``kinds`` by decision kind."""
-    rec = play_game(_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
+    rec = play_game(deal_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
     res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
     hr = next(h for h in res.hands if h.steps)
     with _judged_by(belief):
@@ -128,7 +122,7 @@ def _task(args: tuple[str, str, str, int, str, str | None]) -> dict[str, Any]:
     t0 = time.process_time()
     kinds: dict[str, float] = {}  # the deal's reviewed cost by decision kind, over its four hand-seats
     if opponents == "expert" and bot != "expert":
-        base = hand_scores(play_game(_spec(("expert",) * 4, variant, seed, deal)))
+        base = hand_scores(play_game(deal_spec(("expert",) * 4, variant, seed, deal)))
         alone = [_seat_alone(bot, variant, seed, deal, s, belief, kinds) for s in range(4)]
         return {"bot": bot, "deal": deal, "lost": [x - b for (x, _), b in zip(alone, base)],
                 "review": [r for _, r in alone], "kinds": kinds, "cpu": time.process_time() - t0}

@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.util
 import math
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,17 +44,7 @@ from analysis.players import View  # noqa: E402
 from analysis.review.deep import deep_review_hand  # noqa: E402
 from analysis.review.spots import seat_knows  # noqa: E402
 from analysis.selfplay import play_game, play_on  # noqa: E402
-
-
-def _sibling(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-RC = _sibling("review_calibration")  # its _spec: the very tables that bench reviews
+from analysis.selfplay.match import deal_spec  # noqa: E402
 
 
 def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int) -> list[dict[str, Any]]:
@@ -64,7 +52,7 @@ def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int
     out: list[dict[str, Any]] = []
     for deal in range(deals):
         for seat in range(4):
-            rec = play_game(RC._spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
+            rec = play_game(deal_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
             res = replay_game(read_lines(rec.lines()).games[0], keep_steps=True)
             hr = next(h for h in res.hands if h.steps)
             hand = deep_review_hand(res.game, hr, 1, seats=frozenset((seat,)))

@@ -59,14 +59,21 @@ def hand_scores(rec: Any) -> tuple[int, ...]:
     return tuple(pts)
 
 
+def deal_spec(bots: Sequence[str], variant: str, seed: str, deal: int,
+              rules: Mapping[str, Any] | None = None) -> GameSpec:
+    """Deal ``deal`` of a match of seed ``seed``, one hand, played by ``bots`` in seat order: the
+    game name and seed fix the shuffle, the starter and the bots' seeds, whoever plays."""
+    return GameSpec(f"match-{deal}", tuple(Player(f"P{k}", x) for k, x in enumerate(bots)), variant,
+                    dict(rules) if rules else None, f"match:{seed}", hands=1)
+
+
 def play_deal(args: tuple[str, str, str, Mapping[str, Any] | None, str, int]) -> DealResult:
     """One deal five times: four B seats, then A in each seat among three B (same shuffle, starter
-    and bot seeds: the game name and seed fix them, whoever plays)."""
+    and bot seeds: :func:`deal_spec`)."""
     a, b, variant, rules, seed, deal = args
 
     def spec(bots: Sequence[str]) -> GameSpec:
-        return GameSpec(f"match-{deal}", tuple(Player(f"P{k}", x) for k, x in enumerate(bots)), variant,
-                        dict(rules) if rules else None, f"match:{seed}", hands=1)
+        return deal_spec(bots, variant, seed, deal, rules)
 
     base, refused = _hand_scores(spec((b,) * 4))
     mine = []
@@ -140,4 +147,4 @@ def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | No
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
 
-__all__ = ["DealResult", "deals_of", "hand_scores", "match", "paired_ci", "play_deal", "summarize", "t975"]
+__all__ = ["DealResult", "deal_spec", "deals_of", "hand_scores", "match", "paired_ci", "play_deal", "summarize", "t975"]
