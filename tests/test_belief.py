@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
-from functools import cache
 
 import numpy as np
 import pytest
@@ -15,11 +13,11 @@ import pytest
 from analysis.evaluate import belief as B
 from analysis.evaluate import candidates, core, price
 from analysis.evaluate.panel import read_table
-from analysis.game import HandState, Tile
-from analysis.game.replay import read_and_replay
+from analysis.game import Tile
 from analysis.players import View
 from analysis.review.model import DEEP_VERSION
 from analysis.selfplay.bots import BOTS
+from belief_cases import mid_hand, shuffled_hidden
 
 
 def code(t: str) -> int:
@@ -40,14 +38,6 @@ def sig(**kw: object) -> B.Signals:
                                    pairs_needed=5)
     base.update(kw)
     return B.Signals(**base)  # type: ignore[arg-type]
-
-
-@cache
-def mid_hand() -> HandState:
-    """A state of the sample's first game well into its first hand (discards on every pile)."""
-    games, _ = read_and_replay("data/sample/games.jsonl.gz", keep_steps=True)
-    steps = games[0].hands[0].steps
-    return next(s.state for s in steps[30:] if s.state.phase == "draw" and all(s.state.discards))
 
 
 # ---- what moves the belief ------------------------------------------------------------------------
@@ -147,23 +137,10 @@ def test_an_exact_small_posterior_computed_by_hand() -> None:
 # ---- only the seat's view -------------------------------------------------------------------------
 
 
-def _shuffled_hidden(st: HandState, seat: int) -> HandState:
-    """The same hand with the tiles of the other racks dealt among them again (same sizes)."""
-    others = [s for s in range(4) if s != seat]
-    pool = [t for s in others for t in st.racks[s]]
-    random.Random(5).shuffle(pool)
-    racks = list(st.racks)
-    k = 0
-    for s in others:
-        racks[s] = tuple(pool[k:k + len(st.racks[s])])
-        k += len(st.racks[s])
-    return replace(st, racks=tuple(racks))
-
-
 def test_changing_hidden_racks_changes_nothing_the_belief_gives() -> None:
     st = mid_hand()
     seat = st.turn
-    other = _shuffled_hidden(st, seat)
+    other = shuffled_hidden(st, seat)
     assert other.racks != st.racks and other.racks[seat] == st.racks[seat]
     a, b = View.of(st, seat), View.of(other, seat)
     ca, cb = candidates(a), candidates(b)

@@ -25,6 +25,7 @@ from analysis.game import HandState, Tile
 from analysis.game.replay import read_and_replay
 from analysis.players import View
 from analysis.selfplay.bots import BOTS
+from belief_cases import mid_hand, shuffled_hidden
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = hasattr(B.fast.COMPILED, "deal")
@@ -39,12 +40,6 @@ def sample_states() -> tuple[HandState, ...]:
         for h in g.hands[:2]:
             out += [s.state for s in h.steps[::7] if s.state is not None and s.state.phase == "draw"]
     return tuple(out)
-
-
-def mid_hand() -> HandState:
-    """A state well into the sample's first hand (discards on every pile)."""
-    games, _ = read_and_replay(str(ROOT / "data/sample/games.jsonl.gz"), keep_steps=True)
-    return next(s.state for s in games[0].hands[0].steps[30:] if s.state.phase == "draw" and all(s.state.discards))
 
 
 def setup(view: View, known: dict[int, list[Tile]] | None = None) -> tuple[core.CodeWorlds, dict[int, list[Tile]]]:
@@ -196,23 +191,10 @@ def test_every_dealt_world_keeps_counts_rack_sizes_and_known_tiles() -> None:
 # ---- only the seat's view -----------------------------------------------------------------------------
 
 
-def _shuffled_hidden(st: HandState, seat: int) -> HandState:
-    """The same hand with the tiles of the other racks and the deck dealt among them again (same sizes)."""
-    others = [s for s in range(4) if s != seat]
-    pool = [t for s in others for t in st.racks[s]] + list(st.deck or ())
-    random.Random(5).shuffle(pool)
-    racks = list(st.racks)
-    k = 0
-    for s in others:
-        racks[s] = tuple(pool[k:k + len(st.racks[s])])
-        k += len(st.racks[s])
-    return replace(st, racks=tuple(racks), deck=tuple(pool[k:]) if st.deck is not None else None)
-
-
 def test_changing_hidden_racks_changes_nothing_the_dealt_belief_gives() -> None:
     st = mid_hand()
     seat = st.turn
-    other = _shuffled_hidden(st, seat)
+    other = shuffled_hidden(st, seat)
     assert other.racks != st.racks and other.racks[seat] == st.racks[seat]
     a, b = View.of(st, seat), View.of(other, seat)
     pa = price(a, candidates(a), seed="h", worlds=32, belief="dealt", parts=True)
