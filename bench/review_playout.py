@@ -17,8 +17,13 @@ played-on cost (the played move's actual hand score minus the best's, each avera
 worlds), their difference and ratio, and the same for the decisions where the review's cost is
 under and over the median.
 
+``--handoff 0,1,4`` says where the difference arises: in the same worlds, each move is also played
+on by the real bots for that many turns only, and from there by the review's own model (its
+rollout, the seat careful as in the review) to the hand's end. At 0 it is the model alone, the
+review's price in those worlds; the more turns real play takes, the nearer the played-on cost.
+
     python bench/review_playout.py [--bot greedy] [--kind discard] [--decisions 30] [--worlds 24]
-                                   [--seat bot|expert] [--deals 40] [--seed calib]
+                                   [--seat bot|expert] [--deals 40] [--seed calib] [--handoff 0,1,4]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from analysis.evaluate import fast  # noqa: E402
 from analysis.evaluate.core import sample_world, unseen_tiles  # noqa: E402
 from analysis.game import HandState, apply, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
@@ -78,27 +84,49 @@ def hand_score(end: HandState, seat: int) -> int:
     return pts[seat] + pts[(seat + 2) % 4] if end.rules.esli else pts[seat]
 
 
-def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str) -> tuple[float, float]:
+def model_score(st: HandState, seat: int) -> int:
+    """The seat's hand score (its team's) when the review's model plays ``st`` on to the end from
+    this full state: its rollout, the seat's own discards careful as in the review, penalties
+    paid so far included."""
+    if st.over:
+        return hand_score(st, seat)
+    assert st.deck is not None
+    vals = fast.play(fast.pack(st, fast.own_seats(seat, st.rules)), fast.rack_bytes(st.racks, st.okey),
+                     fast.deck_bytes(st.deck, st.okey), fast.MODE_PLAY)[0]
+    return fast.seat_value(vals, seat, st.rules)
+
+
+def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str, handoff: tuple[int, ...] = ()
+              ) -> tuple[float, float, dict[int, float]]:
     """The played move's hand score minus the best's, played on in ``worlds`` worlds of the
-    seat's view: (mean, standard error)."""
+    seat's view: (mean, standard error, and per ``handoff`` turns the mean when the model plays
+    on after that many turns of real play)."""
     st, seat = d["state"], d["seat"]
     view = View.of(st, seat)
     unseen, pinned = unseen_tiles(view, d["known"])
     rng = random.Random(f"playout:{seed}:{d['deal']}:{seat}:{d['step']}")
     bots = tuple(seat_bot if k == seat else "expert" for k in range(4))
     diffs = []
+    mixed: dict[int, list[int]] = {k: [] for k in handoff}
     for w in range(worlds):
         racks, deck = sample_world(view, unseen, pinned, rng)
         world = dataclasses.replace(st, racks=racks, deck=tuple(deck))
         score = []
+        at: dict[int, list[int]] = {k: [] for k in handoff}
         for events in (d["played_events"], d["best_events"]):
             s = world
             for e in events:
                 s = apply(s, dict(e))
             score.append(hand_score(play_on(s, bots, seed=f"{seed}:{w}"), seat))
+            for k in handoff:  # the same bots' seed: the first k turns are the full play's own
+                part = play_on(s, bots, seed=f"{seed}:{w}", turns=k) if k else s
+                at[k].append(model_score(part, seat))
         diffs.append(score[0] - score[1])
+        for k in handoff:
+            mixed[k].append(at[k][0] - at[k][1])
     m = statistics.fmean(diffs)
-    return m, (statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf)
+    return (m, (statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf),
+            {k: statistics.fmean(v) for k, v in mixed.items()})
 
 
 def main() -> None:
@@ -112,7 +140,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40, help="deals searched for charged decisions")
     ap.add_argument("--variant", default="101")
     ap.add_argument("--seed", default="calib")
+    ap.add_argument("--handoff", default="", help="turns of real play before the model plays on, e.g. 0,1,4")
     a = ap.parse_args()
+    handoff = tuple(int(x) for x in a.handoff.split(",") if x.strip())
     t0 = time.process_time()
     ds = charged(a.bot, a.variant, a.seed, a.deals, a.kind, a.decisions)
     t1 = time.process_time()
@@ -120,11 +150,15 @@ def main() -> None:
           f" each played on in {a.worlds} worlds, the seat played on by {a.seat if a.seat == 'expert' else a.bot}",
           flush=True)
     rows = []
+    mixed: dict[int, list[float]] = {k: [] for k in handoff}
     for i, d in enumerate(ds, 1):
-        m, se = played_on(d, a.worlds, a.bot if a.seat == "bot" else "expert", a.seed)
+        m, se, mx = played_on(d, a.worlds, a.bot if a.seat == "bot" else "expert", a.seed, handoff)
         rows.append((d["cost"], m, se))
+        for k in handoff:
+            mixed[k].append(mx[k])
         print(f"{i:3} deal {d['deal']:3} seat {d['seat']} step {d['step']:3}  {d['played']:>14} -> {d['best']:<14}"
-              f" review {d['cost']:6.1f}   played on {m:7.1f} ± {se:5.1f}", flush=True)
+              f" review {d['cost']:6.1f}   played on {m:7.1f} ± {se:5.1f}"
+              + "".join(f"   model after {k}: {mx[k]:6.1f}" for k in handoff), flush=True)
     if not rows:
         return
     cost = [r[0] for r in rows]
@@ -139,6 +173,8 @@ def main() -> None:
     print(line("played on: played - best", real))
     print(line("review - played on", [c - r for c, r in zip(cost, real)]))
     print(f"{'ratio review / played on':34} {sum(cost) / sum(real):7.2f}" if sum(real) else "")
+    for k in handoff:
+        print(line(f"real play {k} turns, then the model", mixed[k]))
     med = statistics.median(cost)
     for name, keep in (("charged under the median", lambda c: c < med), ("charged at or over it", lambda c: c >= med)):
         sel = [(c, r) for c, r, _ in rows if keep(c)]

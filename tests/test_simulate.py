@@ -298,6 +298,19 @@ def test_play_on_plays_the_truth_it_is_given_a_sampled_world_changes_the_end() -
     assert other.scores != end.scores or other.discards != end.discards
 
 
+def test_play_on_stops_after_the_turns_asked_on_the_way_to_the_same_end() -> None:
+    """``turns``: that many turns of the full play-on, no more; playing on from there with the
+    same seed's bots ends the hand where the full play ends it (greedy keeps no hidden state)."""
+    start, _ = _mid_hand()
+    full = S.play_on(start, ("greedy",) * 4, seed=3)
+    assert S.play_on(start, ("greedy",) * 4, seed=3, turns=0) == start
+    one = S.play_on(start, ("greedy",) * 4, seed=3, turns=1)
+    assert not one.over and one.turn == (start.turn + 1) % 4 and one.phase == "draw"
+    check_conservation(one)
+    four = S.play_on(start, ("greedy",) * 4, seed=3, turns=4)
+    assert S.play_on(four, ("greedy",) * 4, seed=3).scores == full.scores
+
+
 def test_play_on_refuses_a_state_without_its_deck_and_a_wrong_number_of_bots() -> None:
     start, _ = _mid_hand()
     with pytest.raises(ValueError, match="deck"):

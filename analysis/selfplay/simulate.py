@@ -234,11 +234,13 @@ def play_game(spec: GameSpec) -> GameRecord:
     return rec
 
 
-def play_on(state: HandState, bots: Sequence[str], seed: int | str = 0, game: str = "play-on") -> HandState:
+def play_on(state: HandState, bots: Sequence[str], seed: int | str = 0, game: str = "play-on",
+            turns: int | None = None) -> HandState:
     """The hand of ``state`` played on to its end by ``bots`` (one kind per seat), every move
     through the engine as in :func:`play_game`; ``seed`` fixes the bots' choices. The state's
     racks and deck are the truth the hand is played on (a world sampled from a seat's view, say),
-    and the last state is returned (``scores`` the hand's)."""
+    and the last state is returned (``scores`` the hand's). With ``turns``, play stops after that
+    many turns (the seat to move first finishes the turn it is in), or at the hand's end."""
     if len(bots) != 4:
         raise ValueError(f"four bots, one per seat, got {len(bots)}")
     if state.deck is None:
@@ -251,7 +253,7 @@ def play_on(state: HandState, bots: Sequence[str], seed: int | str = 0, game: st
     h.players = players
     h.state = state
     ply = 0
-    while not h.state.over:
+    while not h.state.over and (turns is None or ply < turns):
         ply += 1
         if ply > 400:
             raise RuntimeError(f"hand {state.hand} played on does not end")
