@@ -21,9 +21,13 @@ under and over the median.
 on by the real bots for that many turns only, and from there by the review's own model (its
 rollout, the seat careful as in the review) to the hand's end. At 0 it is the model alone, the
 review's price in those worlds; the more turns real play takes, the nearer the played-on cost.
+The model alone and real play are then paired in the very same worlds, which takes the worlds'
+luck out of their ratio (with a few dozen worlds a decision, that luck moves both far more than
+it moves their difference).
 
     python bench/review_playout.py [--bot greedy] [--kind discard] [--decisions 30] [--worlds 24]
                                    [--seat bot|expert] [--deals 40] [--seed calib] [--handoff 0,1,4]
+                                   [--skip 0]
 """
 
 from __future__ import annotations
@@ -53,9 +57,12 @@ from analysis.selfplay import play_game, play_on  # noqa: E402
 from analysis.selfplay.match import deal_spec  # noqa: E402
 
 
-def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int) -> list[dict[str, Any]]:
-    """The bot's charged decisions of ``kind`` on its tables alone among experts, deals in order."""
+def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int, skip: int = 0
+            ) -> list[dict[str, Any]]:
+    """The bot's charged decisions of ``kind`` on its tables alone among experts, deals in order,
+    the first ``skip`` of them left out."""
     out: list[dict[str, Any]] = []
+    seen = 0
     for deal in range(deals):
         for seat in range(4):
             rec = play_game(deal_spec(tuple(bot if k == seat else "expert" for k in range(4)), variant, seed, deal))
@@ -65,6 +72,9 @@ def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int
             for d in hand.decisions:
                 for c in d.choices:
                     if d.seat == seat and c.graded and c.kind == kind and c.cost > 0:
+                        seen += 1
+                        if seen <= skip:
+                            continue
                         out.append({"deal": deal, "seat": seat, "step": c.step, "cost": c.cost,
                                     "played": c.played, "best": c.best, "state": hr.steps[c.step].state,
                                     "known": seat_knows(hr.steps, c.step, seat),
@@ -92,7 +102,7 @@ def model_score(st: HandState, seat: int) -> int:
         return hand_score(st, seat)
     assert st.deck is not None
     vals = fast.play(fast.pack(st, fast.own_seats(seat, st.rules)), fast.rack_bytes(st.racks, st.okey),
-                     fast.deck_bytes(st.deck, st.okey), fast.MODE_PLAY)[0]
+                     fast.deck_bytes(st.deck, st.okey), fast.MODE_PLAY)
     return fast.seat_value(vals, seat, st.rules)
 
 
@@ -134,6 +144,7 @@ def main() -> None:
     ap.add_argument("--bot", default="greedy")
     ap.add_argument("--kind", default="discard", choices=("take", "place", "discard"))
     ap.add_argument("--decisions", type=int, default=30)
+    ap.add_argument("--skip", type=int, default=0, help="charged decisions left out first (to split a run)")
     ap.add_argument("--worlds", type=int, default=24)
     ap.add_argument("--seat", choices=("bot", "expert"), default="bot",
                     help="who plays the seat on: the bot itself, or the expert")
@@ -144,7 +155,7 @@ def main() -> None:
     a = ap.parse_args()
     handoff = tuple(int(x) for x in a.handoff.split(",") if x.strip())
     t0 = time.process_time()
-    ds = charged(a.bot, a.variant, a.seed, a.deals, a.kind, a.decisions)
+    ds = charged(a.bot, a.variant, a.seed, a.deals, a.kind, a.decisions, a.skip)
     t1 = time.process_time()
     print(f"{len(ds)} charged {a.kind} decisions of {a.bot} ({a.variant}, seed {a.seed}), found in {t1 - t0:.0f} s CPU;"
           f" each played on in {a.worlds} worlds, the seat played on by {a.seat if a.seat == 'expert' else a.bot}",
@@ -175,6 +186,9 @@ def main() -> None:
     print(f"{'ratio review / played on':34} {sum(cost) / sum(real):7.2f}" if sum(real) else "")
     for k in handoff:
         print(line(f"real play {k} turns, then the model", mixed[k]))
+    if 0 in handoff:  # the model against real play in the very same worlds: their paired difference
+        print(line("the model alone - played on, paired", [m - r for m, r in zip(mixed[0], real)]))
+        print(f"{'ratio model alone / played on':34} {sum(mixed[0]) / sum(real):7.2f}" if sum(real) else "")
     med = statistics.median(cost)
     for name, keep in (("charged under the median", lambda c: c < med), ("charged at or over it", lambda c: c >= med)):
         sel = [(c, r) for c, r, _ in rows if keep(c)]
