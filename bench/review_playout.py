@@ -23,11 +23,12 @@ rollout, the seat careful as in the review) to the hand's end. At 0 it is the mo
 review's price in those worlds; the more turns real play takes, the nearer the played-on cost.
 The model alone and real play are then paired in the very same worlds, which takes the worlds'
 luck out of their ratio (with a few dozen worlds a decision, that luck moves both far more than
-it moves their difference).
+it moves their difference). ``--reprice W`` prices each charged discard again as the review does,
+on W worlds of a fresh seed: how much of a charge is the luck of the worlds that selected it.
 
     python bench/review_playout.py [--bot greedy] [--kind discard] [--decisions 30] [--worlds 24]
                                    [--seat bot|expert] [--deals 40] [--seed calib] [--handoff 0,1,4]
-                                   [--skip 0]
+                                   [--skip 0] [--reprice 192]
 """
 
 from __future__ import annotations
@@ -45,11 +46,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analysis.evaluate import fast  # noqa: E402
+from analysis.evaluate import fast, price  # noqa: E402
+from analysis.evaluate.candidate import discard_candidate  # noqa: E402
 from analysis.evaluate.core import sample_world, unseen_tiles  # noqa: E402
 from analysis.game import HandState, apply, replay_game  # noqa: E402
 from analysis.game.log import read_lines  # noqa: E402
 from analysis.game.stats import mean_interval  # noqa: E402
+from analysis.game.tiles import tile as parse_tile  # noqa: E402
 from analysis.players import View  # noqa: E402
 from analysis.review.deep import deep_review_hand  # noqa: E402
 from analysis.review.spots import seat_knows  # noqa: E402
@@ -94,23 +97,26 @@ def hand_score(end: HandState, seat: int) -> int:
     return pts[seat] + pts[(seat + 2) % 4] if end.rules.esli else pts[seat]
 
 
-def model_score(st: HandState, seat: int) -> int:
+def model_score(st: HandState, seat: int) -> tuple[int, bool, bool]:
     """The seat's hand score (its team's) when the review's model plays ``st`` on to the end from
-    this full state: its rollout, the seat's own discards careful as in the review, penalties
-    paid so far included."""
+    this full state (its rollout, the seat's own discards careful as in the review, penalties
+    paid so far included), and whether the seat had opened and whether it finished at the end."""
     if st.over:
-        return hand_score(st, seat)
+        return hand_score(st, seat), st.opened[seat] is not None, st.finisher == seat
     assert st.deck is not None
-    vals = fast.play(fast.pack(st, fast.own_seats(seat, st.rules)), fast.rack_bytes(st.racks, st.okey),
-                     fast.deck_bytes(st.deck, st.okey), fast.MODE_PLAY)
-    return fast.seat_value(vals, seat, st.rules)
+    out = fast.play(fast.pack(st, fast.own_seats(seat, st.rules)), fast.rack_bytes(st.racks, st.okey),
+                    fast.deck_bytes(st.deck, st.okey), fast.MODE_PLAY, parts=True)
+    _, _, finisher, opened, _ = out[6]
+    return fast.seat_value(out, seat, st.rules), opened[seat] != 0, finisher == seat
 
 
 def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str, handoff: tuple[int, ...] = ()
-              ) -> tuple[float, float, dict[int, float]]:
+              ) -> tuple[float, float, dict[int, float], dict[str, float]]:
     """The played move's hand score minus the best's, played on in ``worlds`` worlds of the
-    seat's view: (mean, standard error, and per ``handoff`` turns the mean when the model plays
-    on after that many turns of real play)."""
+    seat's view: (mean, standard error, per ``handoff`` turns the mean when the model plays on
+    after that many turns of real play, and how often the seat opened and finished by the end:
+    ``open``/``out`` of real play, ``model open``/``model out`` of the model alone (handoff 0),
+    each as played minus best)."""
     st, seat = d["state"], d["seat"]
     view = View.of(st, seat)
     unseen, pinned = unseen_tiles(view, d["known"])
@@ -118,25 +124,45 @@ def played_on(d: dict[str, Any], worlds: int, seat_bot: str, seed: str, handoff:
     bots = tuple(seat_bot if k == seat else "expert" for k in range(4))
     diffs = []
     mixed: dict[int, list[int]] = {k: [] for k in handoff}
+    rates: dict[str, list[int]] = {"open": [], "out": [], "model open": [], "model out": []}
     for w in range(worlds):
         racks, deck = sample_world(view, unseen, pinned, rng)
         world = dataclasses.replace(st, racks=racks, deck=tuple(deck))
         score = []
-        at: dict[int, list[int]] = {k: [] for k in handoff}
+        at: dict[int, list[tuple[int, bool, bool]]] = {k: [] for k in handoff}
+        ends = []
         for events in (d["played_events"], d["best_events"]):
             s = world
             for e in events:
                 s = apply(s, dict(e))
-            score.append(hand_score(play_on(s, bots, seed=f"{seed}:{w}"), seat))
+            end = play_on(s, bots, seed=f"{seed}:{w}")
+            ends.append(end)
+            score.append(hand_score(end, seat))
             for k in handoff:  # the same bots' seed: the first k turns are the full play's own
                 part = play_on(s, bots, seed=f"{seed}:{w}", turns=k) if k else s
                 at[k].append(model_score(part, seat))
         diffs.append(score[0] - score[1])
+        rates["open"].append(int(ends[0].opened[seat] is not None) - int(ends[1].opened[seat] is not None))
+        rates["out"].append(int(ends[0].finisher == seat) - int(ends[1].finisher == seat))
         for k in handoff:
-            mixed[k].append(at[k][0] - at[k][1])
+            mixed[k].append(at[k][0][0] - at[k][1][0])
+        if 0 in at:
+            rates["model open"].append(int(at[0][0][1]) - int(at[0][1][1]))
+            rates["model out"].append(int(at[0][0][2]) - int(at[0][1][2]))
     m = statistics.fmean(diffs)
     return (m, (statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf),
-            {k: statistics.fmean(v) for k, v in mixed.items()})
+            {k: statistics.fmean(v) for k, v in mixed.items()},
+            {k: statistics.fmean(v) for k, v in rates.items() if v})
+
+
+def repriced(d: dict[str, Any], worlds: int) -> float:
+    """The played discard minus the best, priced again as the review prices (its worlds, its
+    belief) on ``worlds`` worlds of a fresh seed: the charge without the worlds that selected it."""
+    seat = d["seat"]
+    cands = [discard_candidate(seat, parse_tile(str(evs[0]["tile"]))) for evs in (d["played_events"], d["best_events"])]
+    a, b = price(View.of(d["state"], seat), cands, seed=f"reprice:{d['deal']}:{seat}:{d['step']}", worlds=worlds,
+                 known=d["known"])
+    return statistics.fmean(x - y for x, y in zip(a.values, b.values))
 
 
 def main() -> None:
@@ -151,6 +177,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=40, help="deals searched for charged decisions")
     ap.add_argument("--variant", default="101")
     ap.add_argument("--seed", default="calib")
+    ap.add_argument("--reprice", type=int, default=0, metavar="W",
+                    help="discards: also price played and best again on W fresh worlds, as the review does")
     ap.add_argument("--handoff", default="", help="turns of real play before the model plays on, e.g. 0,1,4")
     a = ap.parse_args()
     handoff = tuple(int(x) for x in a.handoff.split(",") if x.strip())
@@ -160,10 +188,18 @@ def main() -> None:
     print(f"{len(ds)} charged {a.kind} decisions of {a.bot} ({a.variant}, seed {a.seed}), found in {t1 - t0:.0f} s CPU;"
           f" each played on in {a.worlds} worlds, the seat played on by {a.seat if a.seat == 'expert' else a.bot}",
           flush=True)
+    if a.reprice and a.kind == "discard" and ds:
+        again = [repriced(d, a.reprice) for d in ds]
+        m, lo, hi = mean_interval([d["cost"] - x for d, x in zip(ds, again)])
+        print(f"priced again on {a.reprice} fresh worlds: {statistics.fmean(again):.1f} against the charged "
+              f"{statistics.fmean(d['cost'] for d in ds):.1f} (charged - again {m:.1f} [{lo:.1f}, {hi:.1f}])", flush=True)
     rows = []
     mixed: dict[int, list[float]] = {k: [] for k in handoff}
+    rates: dict[str, list[float]] = {}
     for i, d in enumerate(ds, 1):
-        m, se, mx = played_on(d, a.worlds, a.bot if a.seat == "bot" else "expert", a.seed, handoff)
+        m, se, mx, rt = played_on(d, a.worlds, a.bot if a.seat == "bot" else "expert", a.seed, handoff)
+        for k, x in rt.items():
+            rates.setdefault(k, []).append(x)
         rows.append((d["cost"], m, se))
         for k in handoff:
             mixed[k].append(mx[k])
@@ -189,6 +225,11 @@ def main() -> None:
     if 0 in handoff:  # the model against real play in the very same worlds: their paired difference
         print(line("the model alone - played on, paired", [m - r for m, r in zip(mixed[0], real)]))
         print(f"{'ratio model alone / played on':34} {sum(mixed[0]) / sum(real):7.2f}" if sum(real) else "")
+    for k, xs in rates.items():  # played minus best, in percentage points of the hands
+        m, lo, hi = mean_interval([100 * x for x in xs])
+        what = {"open": "the seat opened, real play", "out": "the seat went out, real play",
+                "model open": "the seat opened, the model alone", "model out": "the seat went out, the model alone"}[k]
+        print(f"{what:34} {m:+6.1f} [{lo:+6.1f}, {hi:+6.1f}] points, played - best")
     med = statistics.median(cost)
     for name, keep in (("charged under the median", lambda c: c < med), ("charged at or over it", lambda c: c >= med)):
         sel = [(c, r) for c, r, _ in rows if keep(c)]
