@@ -78,7 +78,7 @@ _chance()
 luck_view.review_section(game, lang, pick or None)  # a hand's score split into luck and skill, when asked
 
 st.subheader(tr("mistakes", lang))
-st.caption(tr("legend", lang))
+st.caption(tr("legend", lang) + " — " + tr("cost_scale", lang))  # docs/calibration.md: costs against real play
 if not len(ms):
     st.caption(tr("no_mistakes", lang))
 else:
