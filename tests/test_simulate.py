@@ -317,3 +317,19 @@ def test_play_on_refuses_a_state_without_its_deck_and_a_wrong_number_of_bots() -
         S.play_on(replace(start, deck=None), ("greedy",) * 4)
     with pytest.raises(ValueError, match="four bots"):
         S.play_on(start, ("greedy",) * 3)
+
+
+def test_a_void_hands_replay_starts_the_bots_notes_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """E3: a void hand is dealt again under the same number, from ply 1. The solver-based bots key
+    their notes by (hand, ply, ...): a note of the void deal (a turn's plan played) passed for the
+    replay's, so a `solver` seat that took a discard to open with it (P2) did not open and its
+    discard was refused (seen in a `101-classic` match: deal 486 of seed s28final)."""
+    from analysis.players import SolverBot
+    from analysis.selfplay.match import deal_spec
+
+    spec = deal_spec(("solver", "expert", "solver", "solver"), "101-classic", "s28final", 486)
+    rec = play_game(spec)
+    assert rec.void_hands == 1 and rec.hands_played == 2  # the first deal is void: four pairs openers
+    assert rec.refused == 0
+    monkeypatch.setattr(SolverBot, "new_deal", lambda self: None)  # the notes carried over, as before
+    assert play_game(spec).refused == 1

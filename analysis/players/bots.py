@@ -43,6 +43,10 @@ class Bot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
+    def new_deal(self) -> None:
+        """A deal begins, a void hand's (E3) replay under the same number among them: whatever the
+        bot noted of the last deal no longer holds."""
+
     def show(self, v: View) -> bool:  # O7
         return True
 

@@ -286,6 +286,12 @@ class SolverBot(GreedyBot):
         super().__init__(rng)
         self.memo: dict[str, Any] = {}  # this seat's own notes (plans it computed)
 
+    def new_deal(self) -> None:
+        # the notes are keyed by (hand, ply, ...): a void hand (E3) is dealt again under the same
+        # number from ply 1, and a note of the void deal would pass for this one's (a turn's plan
+        # taken as played, so a seat that took a discard to open with it could not open, P2)
+        self.memo.clear()
+
     def place(self, v: View) -> list[Event]:
         return place(v, self.memo)
 

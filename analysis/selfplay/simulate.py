@@ -220,6 +220,8 @@ def play_game(spec: GameSpec) -> GameRecord:
     number = 1
     voids = 0
     while number <= hands:
+        for b in bots:
+            b.new_deal()
         h = _Hand(rec, rules, number, starter, rng, bots, spec.players)
         end = h.run()
         rec.finals.append(end)
