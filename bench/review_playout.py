@@ -57,7 +57,7 @@ from analysis.players import View  # noqa: E402
 from analysis.review.deep import deep_review_hand  # noqa: E402
 from analysis.review.spots import seat_knows  # noqa: E402
 from analysis.selfplay import play_game, play_on  # noqa: E402
-from analysis.selfplay.match import deal_spec  # noqa: E402
+from analysis.selfplay.match import deal_spec, final_scores  # noqa: E402
 
 
 def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int, skip: int = 0
@@ -91,10 +91,7 @@ def charged(bot: str, variant: str, seed: str, deals: int, kind: str, limit: int
 def hand_score(end: HandState, seat: int) -> int:
     """The seat's hand score as the review prices it: the hand-end score (E4-E8) and every
     in-game penalty it paid in the hand (X2-X7, O8); its team's in partner games."""
-    pts = list(end.scores or (0, 0, 0, 0))
-    for p in end.penalties:
-        pts[p.seat] += p.points
-    return pts[seat] + pts[(seat + 2) % 4] if end.rules.esli else pts[seat]
+    return final_scores(end)[seat]
 
 
 def model_score(st: HandState, seat: int) -> tuple[int, bool, bool]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from analysis.evaluate import Evaluation, ExpertBot
-from analysis.game import process_pool
+from analysis.game import HandState, process_pool
 from analysis.game.stats import mean_interval, t975
 from analysis.players import View
 
@@ -50,7 +50,12 @@ def _hand_scores(spec: GameSpec) -> tuple[tuple[int, ...], int]:
 def hand_scores(rec: Any) -> tuple[int, ...]:
     """Each seat's score in the last hand a game record (``play_game``) played: E4-E8 plus its
     in-game penalties; the team's in partner games."""
-    f = rec.finals[-1]
+    return final_scores(rec.finals[-1])
+
+
+def final_scores(f: HandState) -> tuple[int, ...]:
+    """Each seat's score in a hand's last state: E4-E8 plus its in-game penalties; the team's in
+    partner games."""
     pts = list(f.scores or (0, 0, 0, 0))
     for p in f.penalties:
         pts[p.seat] += p.points
@@ -147,4 +152,4 @@ def match(a: str, b: str, *, variant: str = "101", rules: Mapping[str, Any] | No
     return summarize(a, b, variant, res, time.perf_counter() - t0)
 
 
-__all__ = ["DealResult", "deal_spec", "deals_of", "hand_scores", "match", "paired_ci", "play_deal", "summarize", "t975"]
+__all__ = ["DealResult", "deal_spec", "deals_of", "final_scores", "hand_scores", "match", "paired_ci", "play_deal", "summarize", "t975"]

@@ -138,14 +138,19 @@ class _Hand:
                 seat = (st.starter + k) % 4
                 if st.indicator in st.racks[seat] and self.bots[seat].show(View.of(self.state, seat)):
                     self.try_play({"type": "show", "seat": seat, "tile": str(st.indicator)})
-        guard = 0
-        while not self.state.over:
-            guard += 1
-            if guard > 400:
-                raise RuntimeError(f"hand {self.number} of {self.rec.spec.game} does not end")
-            self._turn(self.state.turn, guard, may_take=guard <= 200)
+        self.turns()
         self._write({"type": "end", "reason": self.state.result, "scores": list(self.state.scores or (0,) * 4)})
         return self.state
+
+    def turns(self, limit: int | None = None) -> None:
+        """Turns until the hand ends, or ``limit`` of them; takes stop after 200 so that bots that
+        keep taking each other's discards cannot stall a hand (the deck always runs out)."""
+        ply = 0
+        while not self.state.over and (limit is None or ply < limit):
+            ply += 1
+            if ply > 400:
+                raise RuntimeError(f"hand {self.number} of {self.rec.spec.game} does not end")
+            self._turn(self.state.turn, ply, may_take=ply <= 200)
 
     def _turn(self, seat: int, ply: int, may_take: bool = True) -> None:
         """One turn; ``may_take`` false forces draws, so bots that keep taking each other's
@@ -254,12 +259,7 @@ def play_on(state: HandState, bots: Sequence[str], seed: int | str = 0, game: st
     h.bots = [make_bot(b, random.Random(rng.getrandbits(64))) for b in bots]
     h.players = players
     h.state = state
-    ply = 0
-    while not h.state.over and (turns is None or ply < turns):
-        ply += 1
-        if ply > 400:
-            raise RuntimeError(f"hand {state.hand} played on does not end")
-        h._turn(h.state.turn, ply, may_take=ply <= 200)  # a seat that has drawn places and discards
+    h.turns(turns)  # a seat that has drawn places and discards
     return h.state
 
 
